@@ -1,0 +1,244 @@
+"""The backward pass, as a generator of steps.
+
+``steps(...)`` walks the graph from the roots in PyTorch's order (of the nodes whose
+every consumer has delivered its gradient, the most recently created runs first)
+and yields one ``BackwardStep`` per op node: the gradient that arrived, the
+gradients it sent to its inputs, and the leaves whose ``.grad`` changed. A leaf's
+gradient is stored as soon as all of its contributions are in, as PyTorch's
+AccumulateGrad does. ``Tensor.backward`` runs the generator to the end; a live
+stepper advances it one node at a time, so ``x.grad`` is always the truth so far.
+"""
+from __future__ import annotations
+
+import heapq
+
+from ..dtypes import from_numpy
+from ..ops.algebra import ARRAYS, TENSORS
+from . import hooks, state, versions
+from .function import _freed_message
+from .node import Node
+
+
+class BackwardStep:
+    """One op node's turn in the backward pass."""
+
+    __slots__ = ("node", "grad_output", "grad_inputs", "accumulated")
+
+    def __init__(self, node, grad_output, grad_inputs, accumulated):
+        self.node = node
+        self.grad_output = grad_output  # an array, or a tensor under create_graph
+        self.grad_inputs = grad_inputs  # one per entry of node.next_functions (None: no gradient)
+        self.accumulated = accumulated  # [(leaf, its new .grad)] completed by this step
+
+    def __repr__(self) -> str:
+        return f"<BackwardStep {self.node.name()} -> {len(self.accumulated)} leaf grad(s)>"
+
+
+def _key_of(tensor):
+    return tensor.grad_fn if tensor.grad_fn is not None else tensor
+
+
+def _root_gradient(index: int, root, gradient, create_graph: bool):
+    if not root._requires_grad:
+        raise RuntimeError(
+            f"element {index} of tensors does not require grad and does not have a grad_fn"
+        )
+    if gradient is None:
+        if root._data.size != 1:
+            raise RuntimeError(
+                f"grad can be implicitly created only for scalar outputs (this output has shape "
+                f"{list(root.shape)}; pass a gradient of that shape, e.g. .backward(ag.ones_like(out)))"
+            )
+        ones = root._data * 0 + 1
+        return _wrap(ones, False, None) if create_graph else ones
+    if gradient.__class__ not in TENSOR_TYPES:
+        from ..creation import tensor as make_tensor
+
+        gradient = make_tensor(gradient, dtype=root.dtype, device=root.device)
+    if tuple(gradient.shape) != tuple(root.shape):
+        raise RuntimeError(
+            f"Mismatch in shape: grad_output[{index}] has a shape of {gradient.shape} and "
+            f"output[{index}] has a shape of {root.shape}."
+        )
+    return gradient if create_graph else gradient._data
+
+
+def _count_dependencies(starts) -> dict:
+    """How many gradients each node and leaf will receive (iterative: deep graphs are fine)."""
+    dependencies: dict = {}
+    stack = [k for k in starts if isinstance(k, Node)]
+    seen = set(id(k) for k in stack)
+    while stack:
+        node = stack.pop()
+        for follow in node._next:
+            if follow is None:
+                continue
+            dependencies[follow] = dependencies.get(follow, 0) + 1
+            if isinstance(follow, Node) and id(follow) not in seen:
+                seen.add(id(follow))
+                stack.append(follow)
+    return dependencies
+
+
+def _check_versions(node) -> None:
+    saved = [t._data for t in node.saved if t.__class__ in TENSOR_TYPES]
+    owners = [(t.grad_fn.name() if t.grad_fn is not None else None) for t in node.saved
+              if t.__class__ in TENSOR_TYPES]
+    if node.saves_output and node.out is not None:
+        saved.append(node.out)
+        owners.append(node.name())
+    for array, owner in zip(saved, owners):
+        now, then = versions.version(array), versions.version_at(array, node._versions)
+        if now != then:
+            described = f"[ag.{from_numpy(array.dtype).tensor_type} {list(array.shape)}]"
+            made_by = f", which is output 0 of {owner}," if owner else ""
+            raise RuntimeError(
+                f"one of the variables needed for gradient computation has been modified by an "
+                f"inplace operation: {described}{made_by} is at version {now}; expected version "
+                f"{then} instead. Hint: the backward of {node.name()} needs the value it saved; "
+                f"modify a clone() instead, or do the in-place change after backward."
+            )
+
+
+def steps(roots, gradients, retain_graph=None, create_graph=False, inputs=None, accumulate=True,
+          captured=None):
+    """Yield a ``BackwardStep`` per op node. ``inputs`` limits which leaves accumulate;
+    with ``captured`` (a dict key -> slot), gradients of those keys are stored there
+    instead of in ``.grad`` (``autograd.grad``)."""
+    if retain_graph is None:
+        retain_graph = create_graph
+    F = TENSORS if create_graph else ARRAYS
+    buffers: dict = {}
+    shared: set = set()  # leaf keys whose buffered gradient may alias another array
+    for index, (root, gradient) in enumerate(zip(roots, gradients)):
+        grad = _root_gradient(index, root, gradient, create_graph)
+        key = _key_of(root)
+        buffers[key] = buffers[key] + grad if key in buffers else grad
+        shared.add(key)
+    only = None if inputs is None else {id(t) for t in inputs}
+    dependencies = _count_dependencies(buffers)
+    listener = state.listener
+    if listener is not None:
+        listener.on_backward_begin(roots)
+
+    ready = []
+    pending_leaves = []
+    for key in buffers:
+        if dependencies.get(key, 0) == 0:
+            if isinstance(key, Node):
+                heapq.heappush(ready, (-key._seq, id(key), key))
+            else:
+                pending_leaves.append(key)
+    wrap_grad = _grad_wrapper(create_graph)
+    for leaf in pending_leaves:  # backward() called on a leaf itself
+        _finish_leaf(leaf, buffers.pop(leaf), True, accumulate, only, captured, F, listener)
+
+    completed = False
+    node_hooks = hooks.node_hooks
+    pop, push = heapq.heappop, heapq.heappush
+    try:
+        while ready:
+            node = pop(ready)[2]
+            grad_output = buffers.pop(node, None)
+            accumulated = []
+            if grad_output is None:
+                grad_inputs = (None,) * len(node._next)
+            else:
+                if node_hooks and id(node) in node_hooks:
+                    grad_output = hooks.run(node_hooks[id(node)], grad_output, wrap_grad, F.from_tensor)
+                if captured is not None and node in captured:
+                    captured[node] = grad_output
+                grad_inputs = _run_node(node, F, grad_output, create_graph, retain_graph)
+            for follow, grad in zip(node._next, grad_inputs):
+                if follow is None:
+                    continue
+                is_node = isinstance(follow, Node)
+                if grad is not None:
+                    if follow in buffers:
+                        buffers[follow] = buffers[follow] + grad
+                        if not is_node:
+                            shared.discard(follow)
+                    else:
+                        buffers[follow] = grad
+                        if not is_node and (grad is grad_output or getattr(grad, "base", None) is not None):
+                            shared.add(follow)
+                left = dependencies[follow] - 1
+                dependencies[follow] = left
+                if left:
+                    continue
+                if is_node:
+                    push(ready, (-follow._seq, id(follow), follow))
+                elif follow in buffers:
+                    new = _finish_leaf(follow, buffers.pop(follow), follow in shared, accumulate,
+                                       only, captured, F, listener)
+                    if new is not None:
+                        accumulated.append((follow, new))
+            step = BackwardStep(node, grad_output, grad_inputs, accumulated)
+            if listener is not None:
+                listener.on_backward_step(step)
+            yield step
+        completed = True
+    finally:
+        if listener is not None:
+            listener.on_backward_end(completed)
+
+
+def _run_node(node, F, grad_output, create_graph: bool, retain_graph: bool):
+    if node.saved is None:
+        raise RuntimeError(_freed_message(node))
+    if node._versions != versions.clock:
+        _check_versions(node)
+    previous = state.grad_enabled
+    state.grad_enabled = create_graph
+    try:
+        grad_inputs = node.backward(F, grad_output)
+    finally:
+        state.grad_enabled = previous
+    if not retain_graph and (node.saved or node.saves_output):
+        node.saved = None
+        if node.saves_output:
+            node.out = None
+    return grad_inputs
+
+
+def _grad_wrapper(create_graph: bool):
+    if create_graph:
+        return lambda grad, copy=False: grad
+    return lambda grad, copy=False: _wrap(grad.copy() if copy else grad, False, None)
+
+
+def _finish_leaf(leaf, grad, maybe_shared: bool, accumulate: bool, only, captured, F, listener):
+    """All of a leaf's gradient is in: run its hooks, then store it. Returns the new .grad."""
+    if hooks.leaf_hooks and id(leaf) in hooks.leaf_hooks:
+        grad = hooks.run(hooks.leaf_hooks[id(leaf)], grad, _grad_wrapper(F.records), F.from_tensor)
+    if captured is not None:
+        if leaf in captured:
+            captured[leaf] = grad
+        return None
+    if not accumulate or (only is not None and id(leaf) not in only):
+        return None
+    if grad.__class__ in TENSOR_TYPES:  # create_graph: keep the graph of the gradient
+        if grad._data.dtype != leaf._data.dtype:
+            grad = grad.to(leaf.dtype)
+        leaf.grad = grad if leaf.grad is None else leaf.grad + grad
+    else:
+        if grad.dtype != leaf._data.dtype:
+            grad = grad.astype(leaf._data.dtype)
+            maybe_shared = False
+        if leaf.grad is None:
+            leaf.grad = _wrap(grad.copy() if maybe_shared else grad, False, None)
+        else:
+            leaf.grad._data = leaf.grad._data + grad
+    if listener is not None:
+        listener.on_accumulate(leaf, leaf.grad)
+    return leaf.grad
+
+
+def run_backward(roots, gradients, retain_graph=None, create_graph=False, inputs=None) -> None:
+    if inputs is not None:
+        inputs = [inputs] if inputs.__class__ in TENSOR_TYPES else list(inputs)
+    for _ in steps(roots, gradients, retain_graph, create_graph, inputs):
+        pass
+
+
+from ..tensor import TENSOR_TYPES, _wrap  # noqa: E402

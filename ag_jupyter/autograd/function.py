@@ -1,0 +1,181 @@
+"""Differentiable primitives (``Op``) and the user's custom ``Function``.
+
+An ``Op`` subclass is one primitive: ``forward`` computes arrays, ``backward`` is
+written once against an algebra ``F`` (see ``ops/algebra.py``) so the same
+formula runs on raw arrays in a plain backward and on tensors, recording a graph,
+under ``create_graph=True``. ``apply`` is the per-op hot path: it runs forward,
+and records a node only when grad mode is on and an input requires grad.
+"""
+from __future__ import annotations
+
+from . import state, versions
+from .node import Node, next_sequence_number
+
+_new = object.__new__
+
+
+class Op(Node):
+    """A built-in primitive. ``arity`` leading arguments are inputs; the rest are parameters."""
+
+    __slots__ = ()
+    arity = 1
+
+    def forward(self, *args):  # pragma: no cover - every op defines it
+        raise NotImplementedError
+
+    @classmethod
+    def explain(cls, args, error: Exception) -> Exception | None:
+        """Turn a backend error into PyTorch's message naming the shapes; None keeps it."""
+        return None
+
+    @classmethod
+    def apply(cls, *args):
+        node = _new(cls)
+        node.saved = ()
+        try:
+            data = node.forward(*args)
+        except Exception as error:
+            _fail(cls, args, error)
+        if state.grad_enabled:
+            inputs = args[: cls.arity] if cls.arity is not None else args[:-1]
+            links = _links(inputs)
+            if links is not None:
+                node._next = links
+                node._seq = next_sequence_number()
+                node._versions = versions.clock
+                out = _wrap(data, True, node)
+                if state.listener is not None:
+                    state.listener.on_op(node, inputs, out)
+                return out
+        return _wrap(data, False, None)
+
+
+def _links(inputs):
+    """Each input's grad path (its node, itself if a leaf that requires grad, or None),
+    or None when no input requires grad."""
+    links = []
+    found = False
+    for arg in inputs:
+        if arg.__class__ in TENSOR_TYPES:
+            fn = arg.grad_fn
+            if fn is not None:
+                links.append(fn)
+                found = True
+            elif arg.requires_grad:
+                links.append(arg)
+                found = True
+            else:
+                links.append(None)
+        else:
+            links.append(None)
+    return tuple(links) if found else None
+
+
+def _fail(cls, args, error):
+    explained = cls.explain(args, error)
+    if state.listener is not None:
+        state.listener.on_op_error(cls.node_name, args, explained or error)
+    if explained is not None:
+        raise explained from None
+    raise error
+
+
+class FunctionCtx(Node):
+    """The ``ctx`` of a custom Function, and its node in the graph (``CubeBackward``)."""
+
+    __slots__ = ("__dict__",)
+
+    def save_for_backward(self, *tensors) -> None:
+        self.saved = tensors
+
+    @property
+    def saved_tensors(self) -> tuple:
+        if self.saved is None:
+            raise RuntimeError(_freed_message(self))
+        return self.saved
+
+    def mark_non_differentiable(self, *tensors) -> None:
+        self._non_differentiable = {id(t) for t in tensors}
+
+    def name(self) -> str:
+        return self._function.__name__ + "Backward"
+
+    def backward(self, F, grad):
+        """Custom backward always sees tensors, as in PyTorch."""
+        grad_tensor = F.as_tensor(grad)
+        result = self._function.backward(self, grad_tensor)
+        if not isinstance(result, tuple):
+            result = (result,)
+        if len(result) != len(self._next):
+            raise RuntimeError(
+                f"function {self.name()} returned an incorrect number of gradients "
+                f"(expected {len(self._next)}, got {len(result)})"
+            )
+        return tuple(None if g is None else F.from_tensor(g) for g in result)
+
+
+class Function:
+    """Base for custom differentiable functions, with PyTorch's API.
+
+    >>> import ag_jupyter as ag
+    >>> class Cube(ag.autograd.Function):
+    ...     @staticmethod
+    ...     def forward(ctx, x):
+    ...         ctx.save_for_backward(x)
+    ...         return x ** 3
+    ...     @staticmethod
+    ...     def backward(ctx, grad):
+    ...         (x,) = ctx.saved_tensors
+    ...         return grad * 3 * x ** 2
+    >>> x = ag.tensor(2.0, requires_grad=True)
+    >>> y = Cube.apply(x); y.backward(); x.grad.item(), y.grad_fn.name()
+    (12.0, 'CubeBackward')
+    """
+
+    @staticmethod
+    def forward(ctx, *args, **kwargs):
+        raise NotImplementedError("a Function subclass must define forward(ctx, ...)")
+
+    @staticmethod
+    def backward(ctx, *grads):
+        raise NotImplementedError("a Function subclass must define backward(ctx, grad)")
+
+    @classmethod
+    def apply(cls, *args):
+        ctx = FunctionCtx()
+        ctx.saved = ()
+        ctx._function = cls
+        ctx.needs_input_grad = tuple(
+            a.__class__ in TENSOR_TYPES and a.requires_grad for a in args
+        )
+        previous = state.grad_enabled
+        state.grad_enabled = False
+        try:
+            result = cls.forward(ctx, *args)
+        finally:
+            state.grad_enabled = previous
+        if result.__class__ not in TENSOR_TYPES:
+            raise TypeError(f"{cls.__name__}.forward must return a tensor, got {type(result).__name__}")
+        links = _links(args) if previous else None
+        if links is None or id(result) in getattr(ctx, "_non_differentiable", ()):
+            return result
+        ctx._next = links
+        ctx._seq = next_sequence_number()
+        ctx._versions = versions.clock
+        out = _wrap(result._data, True, ctx)
+        if state.listener is not None:
+            state.listener.on_op(ctx, args, out)
+        return out
+
+
+def _freed_message(node) -> str:
+    return (
+        f"Trying to backward through the graph a second time (or directly access saved "
+        f"tensors after they have already been freed) at {node.name()}. Saved intermediate "
+        f"values of the graph are freed when you call .backward() or autograd.grad(). "
+        f"Specify retain_graph=True if you need to backward through the graph a second "
+        f"time or if you need to access saved tensors after calling backward."
+    )
+
+
+from ..tensor import TENSOR_TYPES, _wrap  # noqa: E402  (tensor.py imports the ops, which import this)

@@ -1,0 +1,78 @@
+"""Tensor hooks and retain_grad, kept off the tensor so the per-op path never sees them.
+
+A leaf's hooks are keyed by the leaf; a computed tensor's by its ``grad_fn``, since
+the engine meets the gradient of a computed tensor at that node. Entries go away
+with the object they belong to.
+"""
+from __future__ import annotations
+
+import weakref
+
+leaf_hooks: dict[int, list] = {}
+node_hooks: dict[int, list] = {}
+
+
+class RemovableHandle:
+    def __init__(self, table: dict, key: int, hook):
+        self._table, self._key, self._hook = table, key, hook
+
+    def remove(self) -> None:
+        hooks = self._table.get(self._key)
+        if hooks and self._hook in hooks:
+            hooks.remove(self._hook)
+            if not hooks:
+                del self._table[self._key]
+
+
+class _Retainer:
+    """The hook retain_grad installs: store the gradient on the (weakly held) tensor."""
+
+    def __init__(self, tensor):
+        self.tensor = weakref.ref(tensor)
+
+    def __call__(self, grad):
+        tensor = self.tensor()
+        if tensor is not None:
+            tensor.grad = grad if tensor.grad is None else tensor.grad + grad
+        return None
+
+
+def _add(table: dict, owner, hook) -> RemovableHandle:
+    key = id(owner)
+    if key not in table:
+        table[key] = []
+        weakref.finalize(owner, table.pop, key, None)
+    table[key].append(hook)
+    return RemovableHandle(table, key, hook)
+
+
+def register(tensor, hook) -> RemovableHandle:
+    if tensor.grad_fn is None:
+        return _add(leaf_hooks, tensor, hook)
+    return _add(node_hooks, tensor.grad_fn, hook)
+
+
+def retain(tensor) -> None:
+    if not retains(tensor):
+        _add(node_hooks, tensor.grad_fn, _Retainer(tensor))
+
+
+def retains(tensor) -> bool:
+    if tensor.grad_fn is None:
+        return False
+    return any(isinstance(h, _Retainer) and h.tensor() is tensor
+               for h in node_hooks.get(id(tensor.grad_fn), ()))
+
+
+def run(hooks: list, grad, wrap, unwrap):
+    """Call each hook with the gradient as a tensor; a returned tensor replaces it.
+    Retainers run last, so a retained grad is the one after every hook, as in PyTorch."""
+    ordered = [h for h in hooks if not isinstance(h, _Retainer)] + [h for h in hooks if isinstance(h, _Retainer)]
+    for hook in ordered:
+        if isinstance(hook, _Retainer):
+            hook(wrap(grad, copy=True))
+            continue
+        replaced = hook(wrap(grad, copy=False))
+        if replaced is not None:
+            grad = unwrap(replaced)
+    return grad

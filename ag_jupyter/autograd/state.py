@@ -1,0 +1,19 @@
+"""Process-wide autograd state: grad mode and the observer seam.
+
+``listener`` is the engine's one observer seam (Chainer's function hooks are the
+model). It is ``None`` unless a tracer is active, so the cost on every op is one
+``is None`` check. The engine never imports whoever listens; a listener is any
+object with these methods:
+
+- ``on_leaf(tensor)``: a creation function made a tensor (``ag.tensor``, ``randn``...)
+  or ``requires_grad_()`` turned one into a differentiable leaf;
+- ``on_op(node, inputs, output)``: an op ran and recorded ``node`` (its ``grad_fn``);
+  ``inputs`` are the op's arguments as given (tensors or Python scalars);
+- ``on_op_error(op_name, inputs, error)``: an op raised; nothing was recorded;
+- ``on_backward_begin(roots)``, ``on_backward_step(step)``,
+  ``on_accumulate(tensor, grad)``, ``on_backward_end(completed)``: the backward pass;
+- ``on_module_enter(path, module)`` / ``on_module_exit(path, module)``: an
+  ``nn.Module`` forward starts and ends (``path`` is its dotted name).
+"""
+grad_enabled = True
+listener = None

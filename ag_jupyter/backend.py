@@ -1,0 +1,147 @@
+"""The one module that knows NumPy and CuPy.
+
+Everything else asks this module for the array module of an array (``xp``) and
+for devices. CuPy is imported only when a user asks for a GPU, so a CPU-only
+install never touches it.
+"""
+from __future__ import annotations
+
+import numpy
+
+_cupy = None  # the cupy module once a GPU has been asked for and found
+_cuda_checked = False
+_cuda_error: str | None = None
+
+_GPU_HELP = (
+    "ag_jupyter found no usable GPU: {why}. Install the GPU extra with "
+    "`pip install \"ag_jupyter[gpu]\"` (CuPy for CUDA 12) on a machine with an NVIDIA "
+    "driver, or use device=\"cpu\"."
+)
+
+
+class device:
+    """Where a tensor lives: ``device("cpu")``, ``device("cuda")``, ``device("cuda:1")``."""
+
+    __slots__ = ("type", "index")
+
+    def __init__(self, spec: "str | device", index: int | None = None):
+        if isinstance(spec, device):
+            self.type, self.index = spec.type, spec.index
+            return
+        if not isinstance(spec, str):
+            raise TypeError(f"device must be a string such as 'cpu' or 'cuda:0', got {spec!r}")
+        kind, _, number = spec.partition(":")
+        if kind not in ("cpu", "cuda"):
+            raise RuntimeError(
+                f"Expected one of cpu, cuda device type at start of device string: {spec!r}"
+            )
+        if number:
+            if kind == "cpu" or not number.isdigit():
+                raise RuntimeError(f"Invalid device string: {spec!r}")
+            index = int(number)
+        self.type = kind
+        self.index = index
+
+    def __repr__(self) -> str:
+        if self.index is None:
+            return f"device(type='{self.type}')"
+        return f"device(type='{self.type}', index={self.index})"
+
+    def __str__(self) -> str:
+        return self.type if self.index is None else f"{self.type}:{self.index}"
+
+    def __eq__(self, other) -> bool:
+        if isinstance(other, str):
+            other = device(other)
+        if not isinstance(other, device):
+            return NotImplemented
+        return self.type == other.type and (self.index or 0) == (other.index or 0)
+
+    def __hash__(self) -> int:
+        return hash((self.type, self.index or 0))
+
+
+CPU = device("cpu")
+
+
+def _load_cupy():
+    """Import CuPy and prove one real operation works; remember why not otherwise."""
+    global _cupy, _cuda_checked, _cuda_error
+    if _cuda_checked:
+        return _cupy
+    _cuda_checked = True
+    try:
+        import cupy  # noqa: PLC0415 - optional, imported only on request
+    except Exception as exc:  # ImportError, or a broken CUDA toolkit install
+        _cuda_error = f"CuPy could not be imported ({type(exc).__name__}: {exc})"
+        return None
+    try:
+        probe = cupy.arange(4, dtype=cupy.float32) * 2
+        float(probe.sum())
+        cupy.cuda.Stream.null.synchronize()
+    except Exception as exc:  # CuPy imports without a driver and fails here
+        _cuda_error = f"CuPy is installed but no CUDA device answered ({type(exc).__name__}: {exc})"
+        return None
+    _cupy = cupy
+    return cupy
+
+
+def cuda_is_available() -> bool:
+    return _load_cupy() is not None
+
+
+def cuda_device_count() -> int:
+    cp = _load_cupy()
+    return 0 if cp is None else int(cp.cuda.runtime.getDeviceCount())
+
+
+def require_cupy():
+    cp = _load_cupy()
+    if cp is None:
+        raise RuntimeError(_GPU_HELP.format(why=_cuda_error))
+    return cp
+
+
+def array_module(array):
+    """NumPy or CuPy, whichever owns ``array`` (the ``xp`` of Chainer)."""
+    if _cupy is not None and isinstance(array, _cupy.ndarray):
+        return _cupy
+    return numpy
+
+
+def is_cuda_array(array) -> bool:
+    return _cupy is not None and isinstance(array, _cupy.ndarray)
+
+
+def device_of(array) -> device:
+    if _cupy is not None and isinstance(array, _cupy.ndarray):
+        return device("cuda", array.device.id)
+    return CPU
+
+
+def as_device(spec) -> device:
+    return spec if isinstance(spec, device) else device(spec)
+
+
+def move(array, target: device):
+    """Return ``array`` on ``target``: the same object when it is already there."""
+    if target.type == "cpu":
+        if _cupy is not None and isinstance(array, _cupy.ndarray):
+            return _cupy.asnumpy(array)
+        return array
+    cp = require_cupy()
+    index = target.index or 0
+    count = cp.cuda.runtime.getDeviceCount()
+    if index >= count:
+        raise RuntimeError(
+            f"CUDA error: invalid device ordinal: asked for cuda:{index}, "
+            f"but only {count} GPU(s) are visible"
+        )
+    if isinstance(array, cp.ndarray) and array.device.id == index:
+        return array
+    with cp.cuda.Device(index):
+        return cp.asarray(array)
+
+
+def module_for(target: device):
+    return numpy if target.type == "cpu" else require_cupy()

@@ -1,0 +1,203 @@
+"""Creation functions: ag.tensor, zeros, ones, randn, ... with PyTorch's defaults."""
+from __future__ import annotations
+
+import numpy
+
+from . import backend, dtypes
+from .autograd import state
+from .tensor import TENSOR_TYPES, Tensor, _wrap
+
+_default_device = backend.CPU
+_rng = numpy.random.default_rng()
+
+
+def set_default_device(device) -> None:
+    global _default_device
+    _default_device = backend.as_device(device)
+
+
+def get_default_device() -> backend.device:
+    return _default_device
+
+
+def manual_seed(seed: int):
+    """Seed the generator behind rand, randn, randint, dropout and init (CPU and GPU alike:
+    numbers are drawn on the CPU and moved, so a seed gives the same numbers on both)."""
+    global _rng
+    _rng = numpy.random.default_rng(seed)
+    return _rng
+
+
+def as_array(data, float_dtype, dtype):
+    """An array for ``data``: Python floats become the default float, ints int64, as PyTorch."""
+    if data.__class__ in TENSOR_TYPES:
+        array = data._data.copy()
+    elif backend.is_cuda_array(data):
+        array = data.copy()
+    elif isinstance(data, numpy.ndarray):
+        array = numpy.array(data)
+        array = dtypes.normalize(array)
+    else:
+        if isinstance(data, (list, tuple)) and any(x.__class__ in TENSOR_TYPES for x in _flat(data)):
+            data = _untensor(data)
+        array = numpy.asarray(data)
+        if array.dtype == object:
+            raise TypeError(f"can't make a tensor from {type(data).__name__} holding non-numbers")
+        if array.dtype.kind == "f":
+            array = array.astype(float_dtype)
+        array = dtypes.normalize(array)
+    if dtype is not None:
+        array = array.astype(dtypes.to_numpy(dtype), copy=False)
+    return array
+
+
+def _flat(data):
+    for x in data:
+        if isinstance(x, (list, tuple)):
+            yield from _flat(x)
+        else:
+            yield x
+
+
+def _untensor(data):
+    return [(_untensor(x) if isinstance(x, (list, tuple)) else x.item() if x.__class__ in TENSOR_TYPES else x)
+            for x in data]
+
+
+def _finish(array, device, requires_grad: bool) -> Tensor:
+    target = _default_device if device is None else backend.as_device(device)
+    t = _wrap(backend.move(array, target), False, None)
+    if requires_grad:
+        t.requires_grad = True  # the property says why integer tensors can't
+    if state.listener is not None:
+        state.listener.on_leaf(t)
+    return t
+
+
+def tensor(data, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
+    """Make a leaf tensor from a number, a (nested) list, a NumPy array or a tensor.
+
+    >>> import ag_jupyter as ag
+    >>> ag.tensor([1.0, 2.0], requires_grad=True)
+    tensor([1., 2.], requires_grad=True)
+    """
+    return _finish(as_array(data, dtypes.default_float().numpy, dtype), device, requires_grad)
+
+
+def as_tensor(data, dtype=None, device=None) -> Tensor:
+    if data.__class__ in TENSOR_TYPES and dtype is None and device is None:
+        return data
+    return tensor(data, dtype=dtype, device=device)
+
+
+def from_numpy(array: numpy.ndarray) -> Tensor:
+    """A tensor sharing ``array``'s memory."""
+    return _wrap(dtypes.normalize(array), False, None)
+
+
+def _sizes(size) -> tuple:
+    if len(size) == 1 and not isinstance(size[0], int):
+        return tuple(size[0])
+    return tuple(size)
+
+
+def _float_or(dtype):
+    return dtypes.to_numpy(dtype) if dtype is not None else dtypes.default_float().numpy
+
+
+def _filled(size, value, dtype, device, requires_grad):
+    return _finish(numpy.full(_sizes(size), value, dtype=_float_or(dtype)), device, requires_grad)
+
+
+def zeros(*size, dtype=None, device=None, requires_grad=False) -> Tensor:
+    return _filled(size, 0, dtype, device, requires_grad)
+
+
+def ones(*size, dtype=None, device=None, requires_grad=False) -> Tensor:
+    return _filled(size, 1, dtype, device, requires_grad)
+
+
+def empty(*size, dtype=None, device=None, requires_grad=False) -> Tensor:
+    return _filled(size, 0, dtype, device, requires_grad)
+
+
+def full(size, fill_value, dtype=None, device=None, requires_grad=False) -> Tensor:
+    if dtype is None and isinstance(fill_value, bool):
+        dtype = dtypes.bool_
+    elif dtype is None and isinstance(fill_value, int):
+        dtype = dtypes.int64
+    return _filled((tuple(size),), fill_value, dtype, device, requires_grad)
+
+
+def _like(t: Tensor, dtype, device):
+    return (dtype if dtype is not None else t.dtype), (device if device is not None else t.device)
+
+
+def zeros_like(input: Tensor, dtype=None, device=None, requires_grad=False) -> Tensor:
+    dtype, device = _like(input, dtype, device)
+    return zeros(input.shape, dtype=dtype, device=device, requires_grad=requires_grad)
+
+
+def ones_like(input: Tensor, dtype=None, device=None, requires_grad=False) -> Tensor:
+    dtype, device = _like(input, dtype, device)
+    return ones(input.shape, dtype=dtype, device=device, requires_grad=requires_grad)
+
+
+def full_like(input: Tensor, fill_value, dtype=None, device=None, requires_grad=False) -> Tensor:
+    dtype, device = _like(input, dtype, device)
+    return full(input.shape, fill_value, dtype=dtype, device=device, requires_grad=requires_grad)
+
+
+def eye(n: int, m: int | None = None, dtype=None, device=None, requires_grad=False) -> Tensor:
+    return _finish(numpy.eye(n, m, dtype=_float_or(dtype)), device, requires_grad)
+
+
+def arange(start, end=None, step=1, dtype=None, device=None, requires_grad=False) -> Tensor:
+    if end is None:
+        start, end = 0, start
+    if step == 0:
+        raise RuntimeError("arange: step must be nonzero")
+    values = numpy.arange(start, end, step)
+    if dtype is None:
+        dtype = dtypes.int64 if values.dtype.kind in "iu" else dtypes.default_float()
+    return _finish(values.astype(dtypes.to_numpy(dtype)), device, requires_grad)
+
+
+def linspace(start, end, steps: int, dtype=None, device=None, requires_grad=False) -> Tensor:
+    return _finish(numpy.linspace(start, end, steps, dtype=_float_or(dtype)), device, requires_grad)
+
+
+def random_array(kind: str, shape, numpy_dtype, device, a=0.0, b=1.0):
+    """Numbers from the seeded generator, on ``device``."""
+    if kind == "uniform":
+        values = _rng.uniform(a, b, size=tuple(shape))
+    elif kind == "normal":
+        values = _rng.normal(a, b, size=tuple(shape))
+    else:
+        values = _rng.integers(a, b, size=tuple(shape))
+    return backend.move(numpy.asarray(values).astype(numpy_dtype), backend.as_device(device))
+
+
+def rand(*size, dtype=None, device=None, requires_grad=False) -> Tensor:
+    return _finish(random_array("uniform", _sizes(size), _float_or(dtype), backend.CPU), device, requires_grad)
+
+
+def randn(*size, dtype=None, device=None, requires_grad=False) -> Tensor:
+    return _finish(random_array("normal", _sizes(size), _float_or(dtype), backend.CPU), device, requires_grad)
+
+
+def randint(low, high=None, size=(), dtype=None, device=None) -> Tensor:
+    if high is None:
+        low, high = 0, low
+    numpy_dtype = dtypes.to_numpy(dtype) if dtype is not None else dtypes.int64.numpy
+    return _finish(random_array("integers", tuple(size), numpy_dtype, backend.CPU, low, high), device, False)
+
+
+def randn_like(input: Tensor, dtype=None, device=None, requires_grad=False) -> Tensor:
+    dtype, device = _like(input, dtype, device)
+    return randn(input.shape, dtype=dtype, device=device, requires_grad=requires_grad)
+
+
+def rand_like(input: Tensor, dtype=None, device=None, requires_grad=False) -> Tensor:
+    dtype, device = _like(input, dtype, device)
+    return rand(input.shape, dtype=dtype, device=device, requires_grad=requires_grad)

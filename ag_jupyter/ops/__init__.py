@@ -1,0 +1,1 @@
+"""Differentiable primitives, one ``Op`` class each, grouped by family."""

@@ -1,0 +1,55 @@
+"""softmax and log_softmax along a dimension, computed stably."""
+from __future__ import annotations
+
+from ..autograd.function import Op
+from ..backend import array_module
+from .dims import normalize_dim
+
+
+class Softmax(Op):
+    __slots__ = ("out", "dim")
+    saves_output = True
+    node_name = "SoftmaxBackward0"
+    symbol = "softmax"
+    formula = (r"\frac{\partial u_i}{\partial a_j} = u_i(\delta_{ij} - u_j),\quad "
+               r"\bar a = u \odot (\bar u - \textstyle\sum_j \bar u_j u_j)")
+
+    def forward(self, a, dim):
+        x = a._data
+        self.dim = normalize_dim(dim, x.ndim)
+        xp = array_module(x)
+        e = xp.exp(x - x.max(axis=self.dim, keepdims=True))
+        out = self.out = e / e.sum(axis=self.dim, keepdims=True)
+        return out
+
+    def backward(self, F, grad):
+        out = F.output(self)
+        return (out * (grad - F.sum(grad * out, (self.dim,), True)),)
+
+
+class LogSoftmax(Op):
+    __slots__ = ("out", "dim")
+    saves_output = True
+    node_name = "LogSoftmaxBackward0"
+    symbol = "log softmax"
+    formula = (r"\frac{\partial u_i}{\partial a_j} = \delta_{ij} - \operatorname{softmax}(a)_j,\quad "
+               r"\bar a = \bar u - e^{u} \textstyle\sum_j \bar u_j")
+
+    def forward(self, a, dim):
+        x = a._data
+        self.dim = normalize_dim(dim, x.ndim)
+        xp = array_module(x)
+        shifted = x - x.max(axis=self.dim, keepdims=True)
+        out = self.out = shifted - xp.log(xp.exp(shifted).sum(axis=self.dim, keepdims=True))
+        return out
+
+    def backward(self, F, grad):
+        return (grad - F.exp(F.output(self)) * F.sum(grad, (self.dim,), True),)
+
+
+def softmax(input, dim):
+    return Softmax.apply(input, dim)
+
+
+def log_softmax(input, dim):
+    return LogSoftmax.apply(input, dim)

@@ -1,0 +1,173 @@
+"""The two algebras a backward formula runs in.
+
+Each op writes its backward once, as ``backward(self, F, grad)``, using Python
+operators (``* / + - @``, comparisons, indexing, ``.reshape``, ``.T``) that arrays
+and tensors share, plus the few named functions below, reached through ``F``.
+
+- ``ARRAYS`` (a plain backward): ``grad`` and every value are NumPy/CuPy arrays and
+  nothing is recorded, which keeps backward as fast as hand-written NumPy.
+- ``TENSORS`` (``create_graph=True``): the same formula runs on tensors with grad
+  mode on, so it records a graph and gives higher-order gradients.
+
+NumPy ufuncs (``numpy.exp`` and friends) dispatch to CuPy for CuPy arrays through
+``__array_ufunc__``; anything else asks ``backend`` for the array module.
+"""
+from __future__ import annotations
+
+import numpy
+
+from ..backend import array_module
+
+
+def sum_to(F, x, shape: tuple):
+    """Undo broadcasting: sum ``x`` down to ``shape``. The one place this happens."""
+    if x.shape == shape:
+        return x
+    lead = len(x.shape) - len(shape)
+    dims = tuple(range(lead)) + tuple(
+        lead + i for i, size in enumerate(shape) if size == 1 and x.shape[lead + i] != 1
+    )
+    return F.reshape(F.sum(x, dims, False), shape)
+
+
+class _Arrays:
+    records = False
+    exp, log, sqrt = numpy.exp, numpy.log, numpy.sqrt
+    sin, cos, tanh, sign = numpy.sin, numpy.cos, numpy.tanh, numpy.sign
+
+    @staticmethod
+    def value(x):
+        """A saved input as this algebra's kind of value (Python scalars stay scalars)."""
+        return x._data if x.__class__ in TENSOR_TYPES else x
+
+    @staticmethod
+    def output(node):
+        return node.out
+
+    @staticmethod
+    def constant(array):
+        return array
+
+    @staticmethod
+    def where(condition, a, b):
+        return array_module(condition).where(condition, a, b)
+
+    @staticmethod
+    def sum(x, dims, keepdim: bool):
+        return x.sum(axis=dims, keepdims=keepdim)
+
+    @staticmethod
+    def reshape(x, shape):
+        return x.reshape(shape)
+
+    @staticmethod
+    def expand(x, shape):
+        return array_module(x).broadcast_to(x, shape)
+
+    @staticmethod
+    def permute(x, dims):
+        return x.transpose(dims)
+
+    @staticmethod
+    def swapaxes(x, a: int, b: int):
+        return x.swapaxes(a, b)
+
+    @staticmethod
+    def cast_like(x, like):
+        return x.astype(like.dtype, copy=False)
+
+    @staticmethod
+    def index_add(grad, key, shape):
+        xp = array_module(grad)
+        out = xp.zeros(shape, dtype=grad.dtype)
+        if xp is numpy:
+            numpy.add.at(out, key, grad)
+        else:
+            xp.add.at(out, key, grad)
+        return out
+
+    @staticmethod
+    def as_tensor(x):
+        return _wrap(x, False, None)
+
+    @staticmethod
+    def from_tensor(t):
+        return t._data if t.__class__ in TENSOR_TYPES else t
+
+
+class _Tensors:
+    records = True
+
+    @staticmethod
+    def value(x):
+        return x
+
+    @staticmethod
+    def output(node):
+        # Rebuilt on demand so the node never holds its own output (no reference cycle).
+        return _wrap(node.out, True, node)
+
+    @staticmethod
+    def constant(array):
+        return _wrap(array, False, None)
+
+    exp = staticmethod(lambda x: x.exp())
+    log = staticmethod(lambda x: x.log())
+    sqrt = staticmethod(lambda x: x.sqrt())
+    sin = staticmethod(lambda x: x.sin())
+    cos = staticmethod(lambda x: x.cos())
+    tanh = staticmethod(lambda x: x.tanh())
+
+    @staticmethod
+    def sign(x):
+        return _wrap(numpy.sign(x._data), False, None)
+
+    @staticmethod
+    def where(condition, a, b):
+        from .elementwise import where
+
+        return where(condition, a, b)
+
+    @staticmethod
+    def sum(x, dims, keepdim: bool):
+        return x.sum(dims, keepdim)
+
+    @staticmethod
+    def reshape(x, shape):
+        return x.reshape(shape)
+
+    @staticmethod
+    def expand(x, shape):
+        return x.expand(shape)
+
+    @staticmethod
+    def permute(x, dims):
+        return x.permute(dims)
+
+    @staticmethod
+    def swapaxes(x, a: int, b: int):
+        return x.transpose(a, b)
+
+    @staticmethod
+    def cast_like(x, like):
+        return x.to(like.dtype)
+
+    @staticmethod
+    def index_add(grad, key, shape):
+        from .indexing import IndexAdd
+
+        return IndexAdd.apply(grad, key, shape)
+
+    @staticmethod
+    def as_tensor(x):
+        return x
+
+    @staticmethod
+    def from_tensor(t):
+        return t
+
+
+ARRAYS = _Arrays()
+TENSORS = _Tensors()
+
+from ..tensor import TENSOR_TYPES, _wrap  # noqa: E402

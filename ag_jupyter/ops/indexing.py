@@ -1,0 +1,79 @@
+"""Indexing: basic (ints, slices, None, Ellipsis) and integer-array / boolean-mask."""
+from __future__ import annotations
+
+from ..autograd.function import Op
+from ..backend import array_module
+
+
+def array_key(key):
+    """The index with tensors and lists turned into arrays, as NumPy wants it."""
+    if isinstance(key, tuple):
+        return tuple(_part(k) for k in key)
+    return _part(key)
+
+
+def _part(k):
+    if k.__class__ in TENSOR_TYPES:
+        return k._data
+    if isinstance(k, list):
+        import numpy
+
+        return numpy.asarray(k)
+    return k
+
+
+def _is_basic(key) -> bool:
+    parts = key if isinstance(key, tuple) else (key,)
+    return all(p is None or p is Ellipsis or isinstance(p, (int, slice)) for p in parts)
+
+
+class Index(Op):
+    __slots__ = ("key", "in_shape")
+    node_name = "IndexBackward0"
+    symbol = "[·]"
+    formula = r"\frac{\partial u}{\partial a} = \text{the selected entries, zero elsewhere}"
+
+    def name(self) -> str:
+        # PyTorch shows basic indexing as a view (SliceBackward0/SelectBackward0).
+        if _is_basic(self.key):
+            parts = self.key if isinstance(self.key, tuple) else (self.key,)
+            return "SelectBackward0" if any(isinstance(p, int) for p in parts) else "SliceBackward0"
+        return "IndexBackward0"
+
+    def forward(self, a, key):
+        x = a._data
+        self.key = array_key(key)
+        self.in_shape = x.shape
+        try:
+            return x[self.key]
+        except IndexError as error:
+            raise IndexError(f"{error} (indexing a tensor of shape {list(x.shape)})") from None
+
+    def backward(self, F, grad):
+        return (F.index_add(grad, self.key, self.in_shape),)
+
+
+class IndexAdd(Op):
+    """Scatter-add ``grad`` into zeros of ``shape``: Index's backward, differentiable."""
+
+    __slots__ = ("key",)
+    node_name = "IndexPutBackward0"
+    symbol = "scatter"
+    formula = r"\frac{\partial u}{\partial g} = \text{the entries at the index}"
+
+    def forward(self, grad, key, shape):
+        self.key = key
+        xp = array_module(grad._data)
+        out = xp.zeros(shape, dtype=grad._data.dtype)
+        xp.add.at(out, key, grad._data)
+        return out
+
+    def backward(self, F, grad):
+        return (grad[self.key],)
+
+
+def index(input, key):
+    return Index.apply(input, key)
+
+
+from ..tensor import TENSOR_TYPES  # noqa: E402

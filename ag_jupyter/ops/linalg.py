@@ -1,0 +1,80 @@
+"""Matrix products. ``matmul`` follows NumPy/PyTorch rules for 1-D and batched inputs."""
+from __future__ import annotations
+
+import numpy
+
+from ..autograd.function import Op
+from .algebra import sum_to
+
+
+class Matmul(Op):
+    __slots__ = ("ndims",)
+    arity = 2
+    node_name = "MmBackward0"
+    symbol = "@"
+    formula = (r"\frac{\partial L}{\partial A} = \frac{\partial L}{\partial U} B^\top,\quad "
+               r"\frac{\partial L}{\partial B} = A^\top \frac{\partial L}{\partial U}")
+
+    def name(self) -> str:
+        return {(2, 2): "MmBackward0", (1, 1): "DotBackward0", (2, 1): "MvBackward0"}.get(
+            self.ndims, "MmBackward0" if self.ndims[0] == 1 and self.ndims[1] == 2 else "BmmBackward0")
+
+    def forward(self, a, b):
+        x, y = a._data, b._data
+        self.ndims = (x.ndim, y.ndim)
+        if x.ndim == 0 or y.ndim == 0:
+            raise RuntimeError(
+                f"both arguments to matmul need to be at least 1D, but they are {x.ndim}D and {y.ndim}D"
+            )
+        self.saved = (a, b)
+        return numpy.matmul(x, y)
+
+    @classmethod
+    def explain(cls, args, error):
+        if not isinstance(error, ValueError):
+            return None
+        sa, sb = tuple(args[0].shape), tuple(args[1].shape)
+        if len(sa) <= 2 and len(sb) <= 2:
+            rows = sa if len(sa) == 2 else (1,) + sa
+            cols = sb if len(sb) == 2 else sb + (1,)
+            return RuntimeError(
+                f"mat1 and mat2 shapes cannot be multiplied ({rows[0]}x{rows[1]} and {cols[0]}x{cols[1]})"
+            )
+        return RuntimeError(f"matmul: shapes {list(sa)} and {list(sb)} cannot be multiplied "
+                            f"(inner dimensions {sa[-1]} and {sb[-2] if len(sb) > 1 else sb[0]} differ)")
+
+    def backward(self, F, grad):
+        a, b = (F.value(t) for t in self.saved)
+        follow_a, follow_b = self._next
+        if self.ndims == (2, 2):
+            return (grad @ b.T if follow_a is not None else None,
+                    a.T @ grad if follow_b is not None else None)
+        # Promote 1-D operands to matrices, as matmul did, then undo it.
+        a2 = F.reshape(a, (1,) + a.shape) if a.ndim == 1 else a
+        b2 = F.reshape(b, b.shape + (1,)) if b.ndim == 1 else b
+        g2 = grad
+        if a.ndim == 1:
+            g2 = F.reshape(g2, g2.shape[:-1] + (1,) + g2.shape[-1:]) if b.ndim > 1 else g2
+        if b.ndim == 1:
+            g2 = F.reshape(g2, g2.shape + (1,)) if a.ndim > 1 else F.reshape(g2, (1, 1))
+        grad_a = grad_b = None
+        if follow_a is not None:
+            grad_a = sum_to(F, g2 @ F.swapaxes(b2, -1, -2), a2.shape)
+            grad_a = F.reshape(grad_a, a.shape)
+        if follow_b is not None:
+            grad_b = sum_to(F, F.swapaxes(a2, -1, -2) @ g2, b2.shape)
+            grad_b = F.reshape(grad_b, b.shape)
+        return grad_a, grad_b
+
+
+def matmul(input, other):
+    return Matmul.apply(input, other)
+
+
+def mm(input, mat2):
+    if input.ndim != 2 or mat2.ndim != 2:
+        raise RuntimeError(
+            f"mm: both arguments must be 2D matrices, got {input.ndim}D and {mat2.ndim}D "
+            f"(shapes {list(input.shape)} and {list(mat2.shape)}); use matmul for other shapes"
+        )
+    return Matmul.apply(input, mat2)

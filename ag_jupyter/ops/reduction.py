@@ -1,0 +1,282 @@
+"""Reductions: sum, mean, max/min (whole and along a dim), var, std, norm."""
+from __future__ import annotations
+
+from collections import namedtuple
+
+from ..autograd.function import Op
+from ..backend import array_module
+from .dims import kept_shape, normalize_dim, normalize_dims, reduced_count
+
+
+class Reduction(Op):
+    """Reduces one input over ``dims``; backward broadcasts back through ``spread``."""
+
+    __slots__ = ("dims", "keepdim", "in_shape")
+
+    def setup(self, a, dim, keepdim):
+        self.dims = normalize_dims(dim, a._data.ndim)
+        self.keepdim = keepdim
+        self.in_shape = a._data.shape
+        return self.dims
+
+    def spread(self, F, grad):
+        """The output's gradient, broadcast back over the reduced dimensions."""
+        if not self.keepdim:
+            grad = F.reshape(grad, kept_shape(self.in_shape, self.dims))
+        return F.expand(grad, self.in_shape)
+
+    def name(self) -> str:
+        return self.node_name if self.dims is None else self.node_name[:-1] + "1"
+
+
+class Sum(Reduction):
+    __slots__ = ()
+    node_name = "SumBackward0"
+    symbol = "Σ"
+    formula = r"\frac{\partial u}{\partial a_i} = 1"
+
+    def forward(self, a, dim=None, keepdim=False):
+        dims = self.setup(a, dim, keepdim)
+        return a._data.sum(axis=dims, keepdims=keepdim)
+
+    def backward(self, F, grad):
+        return (self.spread(F, grad),)
+
+
+class Mean(Reduction):
+    __slots__ = ()
+    node_name = "MeanBackward0"
+    symbol = "mean"
+    formula = r"\frac{\partial u}{\partial a_i} = \frac{1}{n}"
+
+    def forward(self, a, dim=None, keepdim=False):
+        if a._data.dtype.kind != "f":
+            raise RuntimeError(
+                f"mean(): could not infer output dtype. Input dtype must be either a floating "
+                f"point or complex dtype. Got: {a.dtype.name.capitalize()}"
+            )
+        dims = self.setup(a, dim, keepdim)
+        return a._data.mean(axis=dims, keepdims=keepdim)
+
+    def backward(self, F, grad):
+        return (self.spread(F, grad) / reduced_count(self.in_shape, self.dims),)
+
+
+class Extreme(Reduction):
+    """max/min of all elements: ties share the gradient evenly, as in PyTorch."""
+
+    __slots__ = ("out",)
+    saves_output = True
+    node_name = "MaxBackward1"
+    symbol = "max"
+    formula = r"\frac{\partial u}{\partial a_i} = \frac{[a_i = u]}{\#\{j : a_j = u\}}"
+    pick = "max"
+
+    def name(self) -> str:
+        return self.node_name
+
+    def forward(self, a):
+        if a._data.size == 0:
+            raise RuntimeError(f"{self.pick}(): Expected reduction dim to be specified for input.numel() == 0.")
+        self.saved = (a,)
+        self.setup(a, None, False)
+        out = self.out = getattr(a._data, self.pick)()
+        return out
+
+    def backward(self, F, grad):
+        hits = F.value(self.saved[0]) == F.output(self)
+        return (self.spread(F, grad) * hits / float(hits.sum()),)
+
+
+class Min(Extreme):
+    __slots__ = ()
+    node_name = "MinBackward1"
+    symbol = "min"
+    pick = "min"
+    formula = Extreme.formula
+
+
+class ExtremeAlongDim(Reduction):
+    """values of max/min along one dim; the gradient goes to the chosen index only."""
+
+    __slots__ = ("picked",)
+    node_name = "MaxBackward0"
+    symbol = "max"
+    formula = r"\frac{\partial u_j}{\partial a_{ij}} = [i = \operatorname{argmax}_i a_{ij}]"
+
+    def name(self) -> str:
+        return self.node_name
+
+    def forward(self, a, dim, keepdim, indices):
+        self.setup(a, dim, True)
+        self.keepdim = keepdim
+        xp = array_module(a._data)
+        axis = self.dims[0]
+        picked = indices if keepdim else xp.expand_dims(indices, axis)
+        values = xp.take_along_axis(a._data, picked, axis=axis)
+        positions = xp.arange(a._data.shape[axis]).reshape(
+            tuple(-1 if i == axis else 1 for i in range(a._data.ndim)))
+        self.picked = positions == picked
+        return values if keepdim else values.squeeze(axis)
+
+    def backward(self, F, grad):
+        return (self.spread(F, grad) * F.constant(self.picked),)
+
+
+class MinAlongDim(ExtremeAlongDim):
+    __slots__ = ()
+    node_name = "MinBackward0"
+    symbol = "min"
+    formula = r"\frac{\partial u_j}{\partial a_{ij}} = [i = \operatorname{argmin}_i a_{ij}]"
+
+
+class Var(Reduction):
+    __slots__ = ("correction",)
+    node_name = "VarBackward0"
+    symbol = "var"
+    formula = r"\frac{\partial u}{\partial a_i} = \frac{2(a_i - \bar a)}{n - c}"
+
+    def name(self) -> str:
+        return self.node_name
+
+    def forward(self, a, dim=None, correction=1, keepdim=False):
+        dims = self.setup(a, dim, keepdim)
+        self.saved = (a,)
+        self.correction = correction
+        return a._data.var(axis=dims, ddof=correction, keepdims=keepdim)
+
+    def centered(self, F):
+        a = F.value(self.saved[0])
+        return a - F.sum(a, self.dims, True) / reduced_count(self.in_shape, self.dims)
+
+    def backward(self, F, grad):
+        n = reduced_count(self.in_shape, self.dims) - self.correction
+        return (self.spread(F, grad) * self.centered(F) * (2.0 / n),)
+
+
+class Std(Var):
+    __slots__ = ("out",)
+    saves_output = True
+    node_name = "StdBackward0"
+    symbol = "std"
+    formula = r"\frac{\partial u}{\partial a_i} = \frac{a_i - \bar a}{(n - c)\,u}"
+
+    def forward(self, a, dim=None, correction=1, keepdim=False):
+        out = self.out = Var.forward(self, a, dim, correction, keepdim) ** 0.5
+        return out.astype(a._data.dtype, copy=False)
+
+    def backward(self, F, grad):
+        n = reduced_count(self.in_shape, self.dims) - self.correction
+        out = F.output(self)
+        if not self.keepdim:
+            out = F.reshape(out, kept_shape(self.in_shape, self.dims))
+        return (self.spread(F, grad) * self.centered(F) / (out * n),)
+
+
+class Norm(Reduction):
+    __slots__ = ("out",)
+    saves_output = True
+    node_name = "LinalgVectorNormBackward0"
+    symbol = "‖·‖"
+    formula = r"\frac{\partial u}{\partial a_i} = \frac{a_i}{\lVert a \rVert}"
+
+    def name(self) -> str:
+        return self.node_name
+
+    def forward(self, a, dim=None, keepdim=False):
+        dims = self.setup(a, dim, keepdim)
+        self.saved = (a,)
+        x = a._data
+        out = self.out = ((x * x).sum(axis=dims, keepdims=keepdim)) ** 0.5
+        return out
+
+    def backward(self, F, grad):
+        a = F.value(self.saved[0])
+        out = F.output(self)
+        if not self.keepdim:
+            out = F.reshape(out, kept_shape(self.in_shape, self.dims))
+        safe = F.where(out == 0, out * 0 + 1, out)  # the subgradient 0 at the origin, as PyTorch
+        return (self.spread(F, grad) * a / safe,)
+
+
+# ----- the functions users call ----------------------------------------------------
+
+ReturnTypes = namedtuple("ReturnTypes", ["values", "indices"])
+
+
+def sum(input, dim=None, keepdim=False):  # noqa: A001
+    return Sum.apply(input, dim, keepdim)
+
+
+def mean(input, dim=None, keepdim=False):
+    return Mean.apply(input, dim, keepdim)
+
+
+def var(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
+    return Var.apply(input, dim, _correction(unbiased, correction), keepdim)
+
+
+def std(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
+    return Std.apply(input, dim, _correction(unbiased, correction), keepdim)
+
+
+def _correction(unbiased, correction) -> int:
+    if correction is not None:
+        return correction
+    return 0 if unbiased is False else 1
+
+
+def norm(input, p=2, dim=None, keepdim=False):
+    if p != 2:
+        raise NotImplementedError(f"norm: only p=2 is implemented, got p={p}")
+    return Norm.apply(input, dim, keepdim)
+
+
+def _extreme(kind, whole, along, input, dim, keepdim):
+    from ..tensor import Tensor
+
+    if isinstance(dim, Tensor):  # ag.max(a, b) is the elementwise maximum, as in PyTorch
+        from .elementwise import maximum, minimum
+
+        return (maximum if kind == "max" else minimum)(input, dim)
+    if dim is None:
+        return whole.apply(input)
+    axis = normalize_dim(dim, input.ndim)
+    xp = array_module(input._data)
+    pick = xp.argmax if kind == "max" else xp.argmin
+    if input._data.shape and input._data.shape[axis] == 0:
+        raise IndexError(f"{kind}(): Expected reduction dim {dim} to have non-zero size.")
+    indices = pick(input._data, axis=axis, keepdims=keepdim).astype("int64", copy=False)
+    values = along.apply(input, axis, keepdim, indices)
+    from ..tensor import _wrap
+
+    return ReturnTypes(values, _wrap(indices, False, None))
+
+
+def max(input, dim=None, keepdim=False):  # noqa: A001
+    return _extreme("max", Extreme, ExtremeAlongDim, input, dim, keepdim)
+
+
+def min(input, dim=None, keepdim=False):  # noqa: A001
+    return _extreme("min", Min, MinAlongDim, input, dim, keepdim)
+
+
+def argmax(input, dim=None, keepdim=False):
+    return _arg("argmax", input, dim, keepdim)
+
+
+def argmin(input, dim=None, keepdim=False):
+    return _arg("argmin", input, dim, keepdim)
+
+
+def _arg(kind, input, dim, keepdim):
+    from ..tensor import _wrap
+
+    xp = array_module(input._data)
+    if dim is None:
+        found = getattr(xp, kind)(input._data)
+        if keepdim:
+            found = xp.asarray(found).reshape((1,) * input.ndim)
+    else:
+        found = getattr(xp, kind)(input._data, axis=normalize_dim(dim, input.ndim), keepdims=keepdim)
+    return _wrap(xp.asarray(found, dtype="int64"), False, None)

@@ -1,0 +1,478 @@
+"""``Tensor``: one NumPy or CuPy array plus the autograd state PyTorch gives a tensor."""
+from __future__ import annotations
+
+import numpy
+
+from . import backend, dtypes
+
+# Filled with Tensor and its subclasses below; the ops read it (set lookup on the class
+# is the cheapest exact tensor test on the per-op path).
+TENSOR_TYPES: set = set()
+_new = object.__new__
+
+
+def _wrap(data, requires_grad: bool, grad_fn):
+    """Make a tensor around ``data`` without copying or checking: the per-op constructor."""
+    t = _new(Tensor)
+    t._data = data
+    t._requires_grad = requires_grad
+    t.grad = None
+    t.grad_fn = grad_fn
+    return t
+
+
+# Imported after the two names above exist: the autograd engine and the ops import them.
+from .autograd import state, versions  # noqa: E402
+from .tensor_math import TensorMath  # noqa: E402
+
+
+class Tensor(TensorMath):
+    """A multi-dimensional array that can record how it was computed.
+
+    Make one with ``ag.tensor(...)`` or a creation function; ``Tensor(data)`` works
+    too and gives a float tensor, as ``torch.Tensor`` does.
+    """
+
+    __slots__ = ("_data", "_requires_grad", "grad", "grad_fn", "__weakref__")
+    __array_ufunc__ = None  # NumPy defers to our operators: ndarray * tensor is a tensor
+    __hash__ = object.__hash__
+
+    def __init__(self, data=()):
+        from .creation import as_array
+
+        self._data = as_array(data, dtypes.default_float().numpy, None)
+        self._requires_grad = False
+        self.grad = None
+        self.grad_fn = None
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        TENSOR_TYPES.add(cls)
+
+    # ----- what it is -------------------------------------------------------------
+    @property
+    def shape(self) -> tuple:
+        return Size(self._data.shape)
+
+    def size(self, dim: int | None = None):
+        if dim is None:
+            return Size(self._data.shape)
+        from .ops.dims import normalize_dim
+
+        return self._data.shape[normalize_dim(dim, self._data.ndim)]
+
+    @property
+    def ndim(self) -> int:
+        return self._data.ndim
+
+    def dim(self) -> int:
+        return self._data.ndim
+
+    def numel(self) -> int:
+        return int(self._data.size)
+
+    nelement = numel
+
+    @property
+    def dtype(self) -> dtypes.dtype:
+        return dtypes.of_array(self._data)
+
+    @property
+    def device(self) -> backend.device:
+        return backend.device_of(self._data)
+
+    @property
+    def is_cuda(self) -> bool:
+        return backend.is_cuda_array(self._data)
+
+    def is_floating_point(self) -> bool:
+        return self._data.dtype.kind == "f"
+
+    # ----- autograd state ---------------------------------------------------------
+    @property
+    def requires_grad(self) -> bool:
+        return self._requires_grad
+
+    @requires_grad.setter
+    def requires_grad(self, flag: bool) -> None:
+        if self.grad_fn is not None:
+            if not flag:
+                raise RuntimeError(
+                    "you can only change requires_grad flags of leaf variables. If you want to "
+                    "use a computed variable in a subgraph that doesn't require differentiation "
+                    "use var_no_grad = var.detach()."
+                )
+            return
+        if flag and self._data.dtype.kind != "f":
+            raise RuntimeError(
+                f"Only Tensors of floating point and complex dtype can require gradients "
+                f"(this tensor is {self.dtype.name}; convert it with .float() first)"
+            )
+        self._requires_grad = bool(flag)
+
+    def requires_grad_(self, requires_grad: bool = True) -> "Tensor":
+        self.requires_grad = requires_grad
+        if requires_grad and state.listener is not None:
+            state.listener.on_leaf(self)
+        return self
+
+    @property
+    def is_leaf(self) -> bool:
+        return self.grad_fn is None
+
+    @property
+    def data(self) -> "Tensor":
+        """The same storage, detached and untracked by autograd (PyTorch's ``.data``)."""
+        return _wrap(self._data, False, None)
+
+    @data.setter
+    def data(self, other: "Tensor") -> None:
+        self._data = other._data if other.__class__ in TENSOR_TYPES else numpy.asarray(other)
+
+    @property
+    def _version(self) -> int:
+        return versions.version(self._data)
+
+    def detach(self) -> "Tensor":
+        return _wrap(self._data, False, None)
+
+    def detach_(self) -> "Tensor":
+        self.grad_fn = None
+        self._requires_grad = False
+        return self
+
+    def retain_grad(self) -> None:
+        from .autograd import hooks
+
+        if self.grad_fn is None:
+            if not self._requires_grad:
+                raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
+            return  # a leaf keeps its grad anyway
+        hooks.retain(self)
+
+    @property
+    def retains_grad(self) -> bool:
+        from .autograd import hooks
+
+        return hooks.retains(self)
+
+    def register_hook(self, hook):
+        """Call ``hook(grad)`` when this tensor's gradient is computed; a returned tensor
+        replaces the gradient. Returns a handle whose ``remove()`` unregisters it."""
+        from .autograd import hooks
+
+        if not self._requires_grad:
+            raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
+        return hooks.register(self, hook)
+
+    def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None) -> None:
+        """Compute the gradient of this tensor with respect to the graph's leaves."""
+        from .autograd.engine import run_backward
+
+        run_backward((self,), (gradient,), retain_graph, create_graph, inputs)
+
+    # ----- conversions ------------------------------------------------------------
+    def item(self):
+        if self._data.size != 1:
+            raise RuntimeError(
+                f"a Tensor with {self._data.size} elements cannot be converted to Scalar"
+            )
+        return self._data.item()
+
+    def tolist(self):
+        return backend.move(self._data, backend.CPU).tolist()
+
+    def numpy(self) -> numpy.ndarray:
+        if self.is_cuda:
+            raise TypeError(
+                f"can't convert {self.device} device type tensor to numpy. Use Tensor.cpu() to "
+                f"copy the tensor to host memory first."
+            )
+        if self._requires_grad:
+            raise RuntimeError(
+                "Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead."
+            )
+        return numpy.asarray(self._data)
+
+    def __array__(self, dtype=None, copy=None):
+        array = self.numpy()
+        return array if dtype is None else array.astype(dtype)
+
+    def to(self, *args, **kwargs) -> "Tensor":
+        """``to(device)``, ``to(dtype)``, ``to(device, dtype)`` or ``to(other_tensor)``."""
+        from .ops.transfer import ToDevice, ToDtype
+
+        target_device, target_dtype = None, kwargs.get("dtype")
+        if "device" in kwargs:
+            target_device = backend.as_device(kwargs["device"])
+        for arg in args:
+            if arg.__class__ in TENSOR_TYPES:
+                target_device, target_dtype = arg.device, arg.dtype
+            elif isinstance(arg, dtypes.dtype):
+                target_dtype = arg
+            elif arg is not None:
+                target_device = backend.as_device(arg)
+        result = self
+        if target_device is not None and target_device != result.device:
+            result = ToDevice.apply(result, target_device)
+        if target_dtype is not None and dtypes.to_numpy(target_dtype) != result._data.dtype:
+            target = dtypes.to_numpy(target_dtype)
+            if target.kind == "f":
+                result = ToDtype.apply(result, target)
+            else:
+                result = _wrap(result._data.astype(target), False, None)
+        return result
+
+    def cpu(self) -> "Tensor":
+        return self.to("cpu")
+
+    def cuda(self, device=None) -> "Tensor":
+        return self.to("cuda" if device is None else f"cuda:{device}" if isinstance(device, int) else device)
+
+    def float(self) -> "Tensor":
+        return self.to(dtypes.float32)
+
+    def double(self) -> "Tensor":
+        return self.to(dtypes.float64)
+
+    def half(self) -> "Tensor":
+        return self.to(dtypes.float16)
+
+    def long(self) -> "Tensor":
+        return self.to(dtypes.int64)
+
+    def int(self) -> "Tensor":
+        return self.to(dtypes.int32)
+
+    def bool(self) -> "Tensor":
+        return self.to(dtypes.bool_)
+
+    def type(self, dtype=None):
+        if dtype is None:
+            return f"ag.{self.dtype.tensor_type}"
+        return self.to(dtype)
+
+    def contiguous(self) -> "Tensor":
+        return self
+
+    def __len__(self) -> int:
+        if self._data.ndim == 0:
+            raise TypeError("len() of a 0-d tensor")
+        return self._data.shape[0]
+
+    def __iter__(self):
+        if self._data.ndim == 0:
+            raise TypeError("iteration over a 0-d tensor")
+        return (self[i] for i in range(self._data.shape[0]))
+
+    def __bool__(self) -> bool:
+        if self._data.size != 1:
+            raise RuntimeError(
+                f"Boolean value of Tensor with more than one value is ambiguous (shape {list(self.shape)})"
+            )
+        return bool(self._data.item())
+
+    def __float__(self) -> float:
+        return float(self.item())
+
+    def __int__(self) -> int:
+        return int(self.item())
+
+    def __index__(self) -> int:
+        if self._data.dtype.kind not in "iub" or self._data.size != 1:
+            raise TypeError("only integer tensors of a single element can be converted to an index")
+        return int(self.item())
+
+    # ----- comparisons (no gradient, as in PyTorch) ---------------------------------
+    def _compare(self, other, ufunc):
+        value = other._data if other.__class__ in TENSOR_TYPES else other
+        return _wrap(ufunc(self._data, value), False, None)
+
+    def __eq__(self, other):
+        return self._compare(other, numpy.equal)
+
+    def __ne__(self, other):
+        return self._compare(other, numpy.not_equal)
+
+    def __lt__(self, other):
+        return self._compare(other, numpy.less)
+
+    def __le__(self, other):
+        return self._compare(other, numpy.less_equal)
+
+    def __gt__(self, other):
+        return self._compare(other, numpy.greater)
+
+    def __ge__(self, other):
+        return self._compare(other, numpy.greater_equal)
+
+    def __and__(self, other):
+        return self._compare(other, numpy.logical_and)
+
+    def __or__(self, other):
+        return self._compare(other, numpy.logical_or)
+
+    def __invert__(self):
+        return _wrap(numpy.logical_not(self._data) if self._data.dtype.kind == "b"
+                     else numpy.invert(self._data), False, None)
+
+    def eq(self, other):
+        return self.__eq__(other)
+
+    def equal(self, other) -> bool:
+        return self.shape == other.shape and bool((self._data == other._data).all())
+
+    def allclose(self, other, rtol=1e-5, atol=1e-8) -> bool:
+        return bool(numpy.allclose(backend.move(self._data, backend.CPU),
+                                   backend.move(other._data, backend.CPU), rtol=rtol, atol=atol))
+
+    # ----- in-place ops -------------------------------------------------------------
+    def add_(self, other, *, alpha=1):
+        from .ops.elementwise import Add
+
+        return inplace(self, Add, other if alpha == 1 else other * alpha)
+
+    def sub_(self, other, *, alpha=1):
+        from .ops.elementwise import Sub
+
+        return inplace(self, Sub, other if alpha == 1 else other * alpha)
+
+    def mul_(self, other):
+        from .ops.elementwise import Mul
+
+        return inplace(self, Mul, other)
+
+    def div_(self, other):
+        from .ops.elementwise import Div
+
+        return inplace(self, Div, other)
+
+    def clamp_(self, min=None, max=None):  # noqa: A002
+        from .ops.elementwise import Clamp
+
+        return inplace(self, Clamp, min, max)
+
+    def copy_(self, src):
+        from .ops.transfer import Copy
+
+        return inplace(self, Copy, src)
+
+    def fill_(self, value):
+        from .ops.transfer import Fill
+
+        return inplace(self, Fill, value.item() if value.__class__ in TENSOR_TYPES else value)
+
+    def zero_(self):
+        return self.fill_(0)
+
+    def uniform_(self, a: float = 0.0, b: float = 1.0):
+        from .creation import random_array
+
+        return self.copy_(random_array("uniform", self.shape, self._data.dtype, self.device, a, b))
+
+    def normal_(self, mean: float = 0.0, std: float = 1.0):
+        from .creation import random_array
+
+        return self.copy_(random_array("normal", self.shape, self._data.dtype, self.device, mean, std))
+
+    def __iadd__(self, other):
+        return self.add_(other)
+
+    def __isub__(self, other):
+        return self.sub_(other)
+
+    def __imul__(self, other):
+        return self.mul_(other)
+
+    def __itruediv__(self, other):
+        return self.div_(other)
+
+    def __setitem__(self, key, value):
+        from .ops.transfer import SetIndex
+
+        inplace(self, SetIndex, value, key)
+
+    def __repr__(self) -> str:
+        from .printing import tensor_repr
+
+        return tensor_repr(self)
+
+    def __reduce__(self):
+        return (_rebuild, (backend.move(self._data, backend.CPU), self._requires_grad))
+
+
+def _rebuild(array, requires_grad):
+    return _wrap(array, requires_grad, None)
+
+
+class Size(tuple):
+    """A shape, printed as PyTorch prints it."""
+
+    def __repr__(self) -> str:
+        return f"ag.Size({list(self)})"
+
+    def numel(self) -> int:
+        count = 1
+        for s in self:
+            count *= s
+        return count
+
+
+def inplace(tensor: Tensor, op, *args) -> Tensor:
+    """Run ``op`` and write its result into ``tensor``'s memory, as PyTorch's ``op_`` does.
+
+    The result is computed first, so a failing op changes nothing. When the graph
+    records, the op runs on a snapshot of the old value and ``tensor`` takes over the
+    op's node, so backward sees the old value and later uses see the new one.
+    """
+    recording = state.grad_enabled and (
+        tensor._requires_grad or any(a.__class__ in TENSOR_TYPES and a._requires_grad for a in args)
+    )
+    if recording and tensor.grad_fn is None and tensor._requires_grad:
+        raise RuntimeError(
+            "a leaf Variable that requires grad is being used in an in-place operation. "
+            "Wrap the update in `with ag.no_grad():` or operate on a copy (x.detach())."
+        )
+    if recording:
+        snapshot = _wrap(tensor._data.copy(), tensor._requires_grad, tensor.grad_fn)
+        result = op.apply(snapshot, *args)
+    else:
+        previous = state.grad_enabled
+        state.grad_enabled = False
+        try:
+            result = op.apply(tensor, *args)
+        finally:
+            state.grad_enabled = previous
+    _write(tensor, result._data)
+    if recording:
+        tensor.grad_fn = result.grad_fn
+        tensor._requires_grad = True
+    return tensor
+
+
+def _write(tensor: Tensor, values) -> None:
+    target = tensor._data
+    if values.shape != target.shape:
+        raise RuntimeError(
+            f"output with shape {list(target.shape)} doesn't match the broadcast shape {list(values.shape)}"
+        )
+    if values.dtype != target.dtype:
+        if target.dtype.kind in "iub" and values.dtype.kind == "f":
+            raise RuntimeError(
+                f"result type Float can't be cast to the desired output type "
+                f"{dtypes.of_array(target).name} (an in-place op cannot change a tensor's dtype)"
+            )
+        values = values.astype(target.dtype)
+    if not isinstance(target, backend.array_module(target).ndarray):
+        tensor._data = backend.array_module(values).asarray(values).copy()  # a NumPy scalar: immutable
+    else:
+        if not target.flags.writeable:
+            raise RuntimeError(
+                "unsupported operation: more than one element of the written-to tensor refers to a "
+                "single memory location (it was made by expand()). Please clone() the tensor first."
+            )
+        target[...] = values
+    versions.bump(tensor._data)
+
+
+TENSOR_TYPES.add(Tensor)

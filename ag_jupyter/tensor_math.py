@@ -1,0 +1,214 @@
+"""The math methods of ``Tensor``: each one calls the op defined in ``ops/``.
+
+Kept apart from ``tensor.py`` so that file holds the tensor itself (storage,
+autograd state, conversions) and this one only the PyTorch method names.
+"""
+from __future__ import annotations
+
+
+
+class TensorMath:
+    __slots__ = ()
+
+    # ----- operators --------------------------------------------------------------
+    def __add__(self, other):
+        return Add.apply(self, other)
+
+    def __radd__(self, other):
+        return Add.apply(other, self)
+
+    def __sub__(self, other):
+        return Sub.apply(self, other)
+
+    def __rsub__(self, other):
+        return Sub.apply(other, self)
+
+    def __mul__(self, other):
+        return Mul.apply(self, other)
+
+    def __rmul__(self, other):
+        return Mul.apply(other, self)
+
+    def __truediv__(self, other):
+        return Div.apply(self, other)
+
+    def __rtruediv__(self, other):
+        return Div.apply(other, self)
+
+    def __pow__(self, exponent):
+        return Pow.apply(self, exponent)
+
+    def __rpow__(self, base):
+        return Pow.apply(base, self)
+
+    def __matmul__(self, other):
+        return Matmul.apply(self, other)
+
+    def __rmatmul__(self, other):
+        return Matmul.apply(other, self)
+
+    def __neg__(self):
+        return Neg.apply(self)
+
+    def __pos__(self):
+        return self
+
+    def __abs__(self):
+        return elementwise.Abs.apply(self)
+
+    def __getitem__(self, key):
+        return indexing.Index.apply(self, key)
+
+    # ----- elementwise --------------------------------------------------------------
+    def add(self, other, *, alpha=1):
+        return elementwise.add(self, other, alpha=alpha)
+
+    def sub(self, other, *, alpha=1):
+        return elementwise.sub(self, other, alpha=alpha)
+
+    def mul(self, other):
+        return Mul.apply(self, other)
+
+    def div(self, other):
+        return Div.apply(self, other)
+
+    def pow(self, exponent):
+        return Pow.apply(self, exponent)
+
+    def neg(self):
+        return Neg.apply(self)
+
+    def exp(self):
+        return Exp.apply(self)
+
+    def log(self):
+        return Log.apply(self)
+
+    def sqrt(self):
+        return elementwise.Sqrt.apply(self)
+
+    def abs(self):
+        return elementwise.Abs.apply(self)
+
+    def sin(self):
+        return elementwise.Sin.apply(self)
+
+    def cos(self):
+        return elementwise.Cos.apply(self)
+
+    def tanh(self):
+        return Tanh.apply(self)
+
+    def sigmoid(self):
+        return Sigmoid.apply(self)
+
+    def relu(self):
+        return Relu.apply(self)
+
+    def clamp(self, min=None, max=None):  # noqa: A002
+        return elementwise.clamp(self, min, max)
+
+    def maximum(self, other):
+        return elementwise.Maximum.apply(self, other)
+
+    def minimum(self, other):
+        return elementwise.Minimum.apply(self, other)
+
+    def where(self, condition, other):
+        return elementwise.where(condition, self, other)
+
+    # ----- reductions ---------------------------------------------------------------
+    def sum(self, dim=None, keepdim=False, *, axis=None):
+        return reduction.Sum.apply(self, dim if axis is None else axis, keepdim)
+
+    def mean(self, dim=None, keepdim=False, *, axis=None):
+        return reduction.Mean.apply(self, dim if axis is None else axis, keepdim)
+
+    def max(self, dim=None, keepdim=False):
+        return reduction.max(self, dim, keepdim)
+
+    def min(self, dim=None, keepdim=False):
+        return reduction.min(self, dim, keepdim)
+
+    def var(self, dim=None, unbiased=None, keepdim=False, *, correction=None):
+        return reduction.var(self, dim, unbiased, keepdim, correction=correction)
+
+    def std(self, dim=None, unbiased=None, keepdim=False, *, correction=None):
+        return reduction.std(self, dim, unbiased, keepdim, correction=correction)
+
+    def norm(self, p=2, dim=None, keepdim=False):
+        return reduction.norm(self, p, dim, keepdim)
+
+    def argmax(self, dim=None, keepdim=False):
+        return reduction.argmax(self, dim, keepdim)
+
+    def argmin(self, dim=None, keepdim=False):
+        return reduction.argmin(self, dim, keepdim)
+
+    # ----- linear algebra and shape -------------------------------------------------
+    def mm(self, mat2):
+        return linalg.mm(self, mat2)
+
+    def matmul(self, other):
+        return Matmul.apply(self, other)
+
+    def reshape(self, *shape):
+        return shape_ops_reshape(self, shape)
+
+    def view(self, *shape):
+        return shape_ops_reshape(self, shape)
+
+    def view_as(self, other):
+        return shape.Reshape.apply(self, tuple(other.shape))
+
+    def flatten(self, start_dim=0, end_dim=-1):
+        return shape.flatten(self, start_dim, end_dim)
+
+    def transpose(self, dim0, dim1):
+        return shape.Transpose.apply(self, dim0, dim1)
+
+    def swapaxes(self, dim0, dim1):
+        return shape.Transpose.apply(self, dim0, dim1)
+
+    def t(self):
+        if self.ndim > 2:
+            raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {self.ndim}D")
+        return shape.Transpose.apply(self, 0, -1) if self.ndim == 2 else self
+
+    @property
+    def T(self):
+        return shape.Permute.apply(self, tuple(range(self.ndim - 1, -1, -1)))
+
+    def permute(self, *dims):
+        return shape.permute(self, *dims)
+
+    def squeeze(self, dim=None):
+        return shape.Squeeze.apply(self, dim)
+
+    def unsqueeze(self, dim):
+        return shape.Unsqueeze.apply(self, dim)
+
+    def expand(self, *sizes):
+        return shape.Expand.apply(self, shape.sizes_from(sizes))
+
+    def expand_as(self, other):
+        return shape.Expand.apply(self, tuple(other.shape))
+
+    def softmax(self, dim):
+        return activation.Softmax.apply(self, dim)
+
+    def log_softmax(self, dim):
+        return activation.LogSoftmax.apply(self, dim)
+
+    def clone(self):
+        return shape.Clone.apply(self)
+
+
+def shape_ops_reshape(tensor, sizes):
+    return shape.Reshape.apply(tensor, shape.sizes_from(sizes))
+
+
+# Imported last: the ops import tensor.py's names, which exist before tensor.py imports this.
+from .ops import activation, elementwise, indexing, linalg, reduction, shape  # noqa: E402
+from .ops.elementwise import Add, Div, Exp, Log, Mul, Neg, Pow, Relu, Sigmoid, Sub, Tanh  # noqa: E402
+from .ops.linalg import Matmul  # noqa: E402
