@@ -5,6 +5,8 @@ no op handles it itself.
 """
 from __future__ import annotations
 
+import math
+
 import numpy
 
 from ..autograd.function import Op
@@ -165,8 +167,10 @@ class Pow(Binary):
     formula = r"\frac{\partial u}{\partial a} = b\,a^{b-1},\quad \frac{\partial u}{\partial b} = a^b \ln a"
 
     def name(self) -> str:
-        # PyTorch: PowBackward0 for a number exponent, PowBackward1 for a tensor one.
-        return "PowBackward1" if self.saved and self.saved[1].__class__ in TENSOR_TYPES else "PowBackward0"
+        # PyTorch: PowBackward0 for a number exponent, 1 for tensor ** tensor, 2 for number ** tensor.
+        if not self.saved or self.saved[1].__class__ not in TENSOR_TYPES:
+            return "PowBackward0"
+        return "PowBackward1" if self.saved[0].__class__ in TENSOR_TYPES else "PowBackward2"
 
     def remember(self, a, b, out):
         self.saved = (a, b)
@@ -179,7 +183,11 @@ class Pow(Binary):
         grad_a = grad * b * a ** (b - 1) if follow_a is not None else None
         grad_b = None
         if follow_b is not None:
-            safe_log = F.log(F.where(a > 0, a, a * 0 + 1))  # 0 ** b has no log; PyTorch gives 0 there
+            # log a is undefined at a <= 0, where PyTorch's gradient is 0; keep it finite there
+            if isinstance(a, (int, float)):
+                safe_log = math.log(a) if a > 0 else 0.0
+            else:
+                safe_log = F.log(F.where(a > 0, a, a * 0 + 1))
             grad_b = grad * F.output(self) * safe_log
         return grad_a, grad_b
 

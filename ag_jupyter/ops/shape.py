@@ -80,20 +80,21 @@ class Transpose(Op):
 
 
 class Squeeze(Reshape):
-    __slots__ = ()
+    __slots__ = ("all_dims",)
     node_name = "SqueezeBackward0"
     symbol = "squeeze"
 
     def forward(self, a, dim=None):
         x = a._data
         self.in_shape = x.shape
+        self.all_dims = dim is None
         if dim is None:
             return x.reshape(tuple(s for s in x.shape if s != 1))
         dims = {normalize_dim(d, x.ndim) for d in ((dim,) if isinstance(dim, int) else dim)}
         return x.reshape(tuple(s for i, s in enumerate(x.shape) if not (i in dims and s == 1)))
 
     def name(self) -> str:
-        return "SqueezeBackward0"
+        return "SqueezeBackward0" if self.all_dims else "SqueezeBackward1"
 
 
 class Unsqueeze(Reshape):
@@ -225,6 +226,8 @@ def flatten(input, start_dim=0, end_dim=-1):
     shape = input.shape
     if not shape:
         return Reshape.apply(input, (1,))
+    if len(shape) == 1:
+        return input  # already flat: PyTorch returns the tensor itself
     start, end = normalize_dim(start_dim, len(shape)), normalize_dim(end_dim, len(shape))
     size = 1
     for s in shape[start:end + 1]:

@@ -1,0 +1,249 @@
+"""Every differentiable op, registered once, with how to draw its inputs.
+
+The gradient tests (finite differences, PyTorch parity, create_graph) iterate over
+``CASES``; ``test_registry_covers_every_op`` fails when an ``Op`` subclass is not
+covered, so a new op is tested by being registered here.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable
+
+import numpy as np
+from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
+
+import ag_jupyter as ag
+
+
+@dataclass
+class Case:
+    name: str
+    draw: Callable  # (data) -> (list of float64 arrays, dict of parameters)
+    run: Callable  # (ag module or torch, *tensors, **params) -> tensor
+    covers: tuple  # Op class names this case exercises
+    torch: bool = True  # compare with PyTorch
+    tolerance: float = 1e-5
+    extra: dict = field(default_factory=dict)
+
+
+def values(shape, low=-3.0, high=3.0):
+    return hnp.arrays(np.float64, shape, elements=st.floats(low, high, allow_nan=False, width=64))
+
+
+def away_from(shape, points, gap, low=-3.0, high=3.0):
+    """Values at least ``gap`` from each of ``points`` (kinks where finite differences fail)."""
+    elements = st.floats(low, high, allow_nan=False).filter(lambda v: all(abs(v - p) > gap for p in points))
+    return hnp.arrays(np.float64, shape, elements=elements)
+
+
+def distinct(shape, low=-3.0, high=3.0):
+    """Values with no two closer than 0.05, so max/min have no ties to split."""
+    size = int(np.prod(shape)) if shape else 1
+    return st.lists(st.integers(int(low * 20), int(high * 20)), min_size=size, max_size=size, unique=True).map(
+        lambda xs: (np.array(xs, dtype=np.float64) / 20).reshape(shape))
+
+
+small_shapes = hnp.array_shapes(min_dims=0, max_dims=3, min_side=1, max_side=4)
+nonscalar_shapes = hnp.array_shapes(min_dims=1, max_dims=3, min_side=1, max_side=4)
+
+
+def unary(elements=values):
+    def draw(data):
+        shape = data.draw(small_shapes)
+        return [data.draw(elements(shape))], {}
+    return draw
+
+
+def binary(first=values, second=values):
+    def draw(data):
+        a_shape, b_shape = data.draw(hnp.mutually_broadcastable_shapes(num_shapes=2, max_dims=3, max_side=3)).input_shapes
+        return [data.draw(first(a_shape)), data.draw(second(b_shape))], {}
+    return draw
+
+
+def with_dim(elements=values, keepdim=True, allow_none=True):
+    def draw(data):
+        shape = data.draw(nonscalar_shapes)
+        choices = list(range(-len(shape), len(shape))) + ([None] if allow_none else [])
+        params = {"dim": data.draw(st.sampled_from(choices))}
+        if keepdim:
+            params["keepdim"] = data.draw(st.booleans())
+        return [data.draw(elements(shape))], params
+    return draw
+
+
+def positive(shape):
+    return values(shape, 0.2, 3.0)
+
+
+def nonzero(shape):
+    return away_from(shape, [0.0], 0.3)
+
+
+def _matmul_shapes(data):
+    kind = data.draw(st.sampled_from(["mm", "vv", "mv", "vm", "batched", "broadcast"]))
+    n, k, m, b = (data.draw(st.integers(1, 3)) for _ in range(4))
+    return {"mm": ((n, k), (k, m)), "vv": ((k,), (k,)), "mv": ((n, k), (k,)), "vm": ((k,), (k, m)),
+            "batched": ((b, n, k), (b, k, m)), "broadcast": ((b, n, k), (k, m))}[kind]
+
+
+def _matmul(data):
+    sa, sb = _matmul_shapes(data)
+    return [data.draw(values(sa)), data.draw(values(sb))], {}
+
+
+def _index(data):
+    shape = data.draw(hnp.array_shapes(min_dims=1, max_dims=3, min_side=2, max_side=4))
+    kind = data.draw(st.sampled_from(["int", "slice", "array", "mask", "pair"]))
+    key = {"int": 1, "slice": slice(0, None, 2), "array": [0, 1, 0],
+           "mask": np.arange(shape[0]) % 2 == 0, "pair": (slice(None), 0) if len(shape) > 1 else 0}[kind]
+    return [data.draw(values(shape))], {"key": key}
+
+
+def _permutation(data):
+    shape = data.draw(nonscalar_shapes)
+    return [data.draw(values(shape))], {"dims": tuple(data.draw(st.permutations(range(len(shape)))))}
+
+
+def _transpose(data):
+    shape = data.draw(hnp.array_shapes(min_dims=2, max_dims=3, min_side=1, max_side=4))
+    d0, d1 = data.draw(st.lists(st.integers(-len(shape), len(shape) - 1), min_size=2, max_size=2))
+    return [data.draw(values(shape))], {"dim0": d0, "dim1": d1}
+
+
+def _reshape(data):
+    shape = data.draw(nonscalar_shapes)
+    size = int(np.prod(shape))
+    return [data.draw(values(shape))], {"shape": data.draw(st.sampled_from([(size,), (-1, 1), (1, size)]))}
+
+
+def _expand(data):
+    shape = data.draw(hnp.array_shapes(min_dims=1, max_dims=2, min_side=1, max_side=3))
+    target = (2,) + tuple(3 if s == 1 else s for s in shape)
+    return [data.draw(values(shape))], {"sizes": target}
+
+
+def _cat(data):
+    shape = data.draw(nonscalar_shapes)
+    dim = data.draw(st.integers(0, len(shape) - 1))
+    other = list(shape)
+    other[dim] = data.draw(st.integers(1, 3))
+    return [data.draw(values(shape)), data.draw(values(tuple(other)))], {"dim": dim}
+
+
+def _stack(data):
+    shape = data.draw(small_shapes)
+    return [data.draw(values(shape)), data.draw(values(shape))], {"dim": data.draw(st.integers(0, len(shape)))}
+
+
+def _where(data):
+    a, b = binary()(data)[0]
+    shape = np.broadcast_shapes(a.shape, b.shape)
+    return [a, b], {"condition": data.draw(hnp.arrays(np.bool_, shape))}
+
+
+def _clamp(data):
+    shape = data.draw(small_shapes)
+    return [data.draw(away_from(shape, [-1.0, 1.5], 0.2))], {"min": -1.0, "max": 1.5}
+
+
+def _setitem(data):
+    shape = data.draw(hnp.array_shapes(min_dims=1, max_dims=2, min_side=2, max_side=4))
+    return [data.draw(values(shape)), data.draw(values(shape[1:]))], {}
+
+
+def _run_setitem(m, base, value):
+    out = base * 1  # a non-leaf, which may be written in place
+    out[0] = value
+    return out
+
+
+def _run_copy(m, base, value):
+    out = base * 1
+    out.copy_(value)
+    return out
+
+
+def _run_fill(m, base):
+    out = base * 1
+    out.fill_(0.5)
+    return out * base
+
+
+CASES = [
+    Case("add", binary(), lambda m, a, b: m.add(a, b), ("Add",)),
+    Case("sub", binary(), lambda m, a, b: a - b, ("Sub",)),
+    Case("mul", binary(), lambda m, a, b: a * b, ("Mul",)),
+    Case("div", binary(values, nonzero), lambda m, a, b: a / b, ("Div",)),
+    Case("pow", binary(positive, lambda s: values(s, -2, 2)), lambda m, a, b: a ** b, ("Pow",)),
+    Case("pow_scalar", unary(positive), lambda m, a: a ** 2.5, ("Pow",)),
+    Case("rpow_scalar", unary(), lambda m, a: 2.0 ** a, ("Pow",)),
+    Case("maximum", binary(lambda s: away_from(s, [0.0], 0.1), lambda s: away_from(s, [0.5], 0.3)),
+         lambda m, a, b: m.maximum(a, b), ("Maximum",)),
+    Case("minimum", binary(lambda s: away_from(s, [0.0], 0.1), lambda s: away_from(s, [0.5], 0.3)),
+         lambda m, a, b: m.minimum(a, b), ("Minimum",)),
+    Case("where", _where, lambda m, a, b, condition: m.where(m.as_tensor(condition), a, b), ("Where",)),
+    Case("neg", unary(), lambda m, a: -a, ("Neg",)),
+    Case("exp", unary(), lambda m, a: m.exp(a), ("Exp",)),
+    Case("log", unary(positive), lambda m, a: m.log(a), ("Log",)),
+    Case("sqrt", unary(positive), lambda m, a: m.sqrt(a), ("Sqrt",)),
+    Case("abs", unary(nonzero), lambda m, a: m.abs(a), ("Abs",)),
+    Case("sin", unary(), lambda m, a: m.sin(a), ("Sin",)),
+    Case("cos", unary(), lambda m, a: m.cos(a), ("Cos",)),
+    Case("tanh", unary(), lambda m, a: m.tanh(a), ("Tanh",)),
+    Case("sigmoid", unary(lambda s: values(s, -8, 8)), lambda m, a: m.sigmoid(a), ("Sigmoid",)),
+    Case("relu", unary(nonzero), lambda m, a: m.relu(a), ("Relu",)),
+    Case("clamp", _clamp, lambda m, a, min, max: m.clamp(a, min=min, max=max), ("Clamp",)),
+    Case("sum", with_dim(), lambda m, a, dim, keepdim: a.sum() if dim is None else a.sum(dim, keepdim=keepdim), ("Sum",)),
+    Case("mean", with_dim(), lambda m, a, dim, keepdim: a.mean() if dim is None else a.mean(dim, keepdim=keepdim), ("Mean",)),
+    Case("var", with_dim(), lambda m, a, dim, keepdim: a.var() if dim is None else a.var(dim, keepdim=keepdim), ("Var",),
+         extra={"needs_two": True}),
+    Case("std", with_dim(lambda s: distinct(s)), lambda m, a, dim, keepdim: a.std() if dim is None else a.std(dim, keepdim=keepdim),
+         ("Std",), extra={"needs_two": True}),
+    Case("norm", with_dim(nonzero), lambda m, a, dim, keepdim: a.norm(dim=dim, keepdim=keepdim), ("Norm",)),
+    Case("max", unary(distinct), lambda m, a: a.max(), ("Extreme",)),
+    Case("min", unary(distinct), lambda m, a: a.min(), ("Min",)),
+    Case("max_dim", with_dim(distinct, allow_none=False), lambda m, a, dim, keepdim: a.max(dim, keepdim=keepdim)[0],
+         ("ExtremeAlongDim",)),
+    Case("min_dim", with_dim(distinct, allow_none=False), lambda m, a, dim, keepdim: a.min(dim, keepdim=keepdim)[0],
+         ("MinAlongDim",)),
+    # PyTorch draws vector and batched matmul as several nodes (views around Mm/Bmm); we draw one.
+    Case("matmul", _matmul, lambda m, a, b: a @ b, ("Matmul",), extra={"own_node_names": True}),
+    Case("reshape", _reshape, lambda m, a, shape: a.reshape(shape), ("Reshape",)),
+    Case("flatten", unary(), lambda m, a: m.flatten(a), ("Reshape",)),
+    Case("transpose", _transpose, lambda m, a, dim0, dim1: a.transpose(dim0, dim1), ("Transpose",)),
+    Case("permute", _permutation, lambda m, a, dims: a.permute(*dims), ("Permute",)),
+    Case("T", unary(), lambda m, a: a.permute(tuple(reversed(range(a.ndim)))) if m is not ag else a.T, ("Permute",)),
+    Case("squeeze", unary(), lambda m, a: a.squeeze(), ("Squeeze",)),
+    Case("unsqueeze", unary(), lambda m, a: a.unsqueeze(0), ("Unsqueeze",)),
+    Case("expand", _expand, lambda m, a, sizes: a.expand(*sizes), ("Expand",)),
+    Case("index", _index, lambda m, a, key: a[_key(m, key)], ("Index",)),
+    Case("cat", _cat, lambda m, a, b, dim: m.cat([a, b], dim), ("Cat",)),
+    Case("stack", _stack, lambda m, a, b, dim: m.stack([a, b], dim), ("Stack",)),
+    Case("softmax", with_dim(keepdim=False, allow_none=False), lambda m, a, dim: m.softmax(a, dim), ("Softmax",)),
+    Case("log_softmax", with_dim(keepdim=False, allow_none=False), lambda m, a, dim: m.log_softmax(a, dim),
+         ("LogSoftmax",)),
+    Case("clone", unary(), lambda m, a: a.clone(), ("Clone",)),
+    Case("to_float32_and_back", unary(), lambda m, a: a.float().double(), ("ToDtype",), tolerance=1e-4,
+         extra={"eps": 1e-2}),  # float32 rounding swamps the usual 1e-6 step
+    Case("setitem", _setitem, _run_setitem, ("SetIndex",)),
+    Case("copy_", _setitem, _run_copy, ("Copy",)),
+    Case("fill_", unary(), _run_fill, ("Fill",)),
+]
+
+# Ops reached only through others: checked by the cases named here.
+INDIRECT = {
+    "IndexAdd": "index (its create_graph pass differentiates Index's backward)",
+    "ToDevice": "test_gpu.py (moving between devices needs a GPU)",
+}
+
+
+def _key(m, key):
+    if m is ag:
+        return key
+    import torch
+
+    if isinstance(key, (list, np.ndarray)):
+        return torch.as_tensor(np.asarray(key))
+    return key
