@@ -143,5 +143,15 @@ def move(array, target: device):
         return cp.asarray(array)
 
 
+def scatter_add(out, key, values) -> None:
+    """``out[key] += values`` with repeated indices adding up (NumPy's ``add.at``)."""
+    if _cupy is not None and isinstance(out, _cupy.ndarray):
+        import cupyx  # noqa: PLC0415 - present whenever CuPy is
+
+        cupyx.scatter_add(out, key, values)
+    else:
+        numpy.add.at(out, key, values)
+
+
 def module_for(target: device):
     return numpy if target.type == "cpu" else require_cupy()

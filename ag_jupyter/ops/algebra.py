@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import numpy
 
-from ..backend import array_module
+from ..backend import array_module, scatter_add
 
 
 def sum_to(F, x, shape: tuple):
@@ -78,12 +78,8 @@ class _Arrays:
 
     @staticmethod
     def index_add(grad, key, shape):
-        xp = array_module(grad)
-        out = xp.zeros(shape, dtype=grad.dtype)
-        if xp is numpy:
-            numpy.add.at(out, key, grad)
-        else:
-            xp.add.at(out, key, grad)
+        out = array_module(grad).zeros(shape, dtype=grad.dtype)
+        scatter_add(out, key, grad)
         return out
 
     @staticmethod

@@ -26,6 +26,10 @@ def _plain(x):
     return x.item() if isinstance(x, numpy.generic) else x
 
 
+def _needs_grad(x) -> bool:
+    return x.__class__ in TENSOR_TYPES and x._requires_grad
+
+
 def _shape(x) -> tuple:
     return x.shape if x.__class__ in TENSOR_TYPES else ()
 
@@ -135,6 +139,11 @@ class Mul(Binary):
     ufunc = numpy.multiply
     formula = r"\frac{\partial u}{\partial a} = b,\quad \frac{\partial u}{\partial b} = a"
 
+    def remember(self, a, b, out):
+        # Keep a only if b needs it for its gradient, and b only if a does (as PyTorch):
+        # an in-place change of something not needed must not break backward.
+        self.saved = (a if _needs_grad(b) else None, b if _needs_grad(a) else None)
+
     def local(self, F, grad):
         a, b = self.saved
         follow_a, follow_b = self._next
@@ -148,6 +157,9 @@ class Div(Binary):
     symbol = "÷"
     ufunc = numpy.true_divide
     formula = r"\frac{\partial u}{\partial a} = \frac{1}{b},\quad \frac{\partial u}{\partial b} = -\frac{a}{b^2}"
+
+    def remember(self, a, b, out):
+        self.saved = (a if _needs_grad(b) else None, b)
 
     def local(self, F, grad):
         a, b = self.saved

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from ..autograd.function import Op
-from ..backend import array_module
+from ..backend import array_module, scatter_add
 
 
 def array_key(key):
@@ -63,9 +63,8 @@ class IndexAdd(Op):
 
     def forward(self, grad, key, shape):
         self.key = key
-        xp = array_module(grad._data)
-        out = xp.zeros(shape, dtype=grad._data.dtype)
-        xp.add.at(out, key, grad._data)
+        out = array_module(grad._data).zeros(shape, dtype=grad._data.dtype)
+        scatter_add(out, key, grad._data)
         return out
 
     def backward(self, F, grad):

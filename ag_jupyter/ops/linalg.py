@@ -1,9 +1,8 @@
 """Matrix products. ``matmul`` follows NumPy/PyTorch rules for 1-D and batched inputs."""
 from __future__ import annotations
 
-import numpy
-
 from ..autograd.function import Op
+from ..backend import array_module
 from .algebra import sum_to
 
 
@@ -27,7 +26,7 @@ class Matmul(Op):
                 f"both arguments to matmul need to be at least 1D, but they are {x.ndim}D and {y.ndim}D"
             )
         self.saved = (a, b)
-        return numpy.matmul(x, y)
+        return array_module(x).matmul(x, y)
 
     @classmethod
     def explain(cls, args, error):
