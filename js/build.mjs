@@ -1,0 +1,26 @@
+// Bundles the widget into ../ag_jupyter/static/ as one ES module (no code splitting:
+// anywidget loads a single file, and a split bundle renders nothing).
+import { build } from "esbuild";
+import { copyFile, mkdir } from "node:fs/promises";
+
+const outdir = new URL("../ag_jupyter/static/", import.meta.url).pathname;
+await mkdir(outdir, { recursive: true });
+await build({
+  entryPoints: ["src/index.js"],
+  bundle: true,
+  format: "esm",
+  outfile: `${outdir}widget.js`,
+  minify: true,
+  sourcemap: false,
+  target: ["es2020"],
+  loader: { ".woff2": "dataurl", ".woff": "empty", ".ttf": "empty" },
+  logLevel: "info",
+});
+await build({
+  entryPoints: ["src/styles.css"],
+  bundle: true,
+  outfile: `${outdir}widget.css`,
+  minify: true,
+  loader: { ".woff2": "dataurl", ".woff": "empty", ".ttf": "empty" },
+  logLevel: "info",
+});
