@@ -102,6 +102,14 @@ export function badgeText(s) {
   return `‖g‖ ${num(s.norm)}`;
 }
 
+/** The gradient written on an edge: the value for a scalar, else its norm (short,
+ * because it sits between nodes). */
+export function edgeGradText(s) {
+  if (!s) return "";
+  if (isSmall(s) && s.values.length === 1) return num(s.values[0]);
+  return badgeText(isSmall(s) && s.values.length <= 4 ? { ...s, values: [...s.values, 0, 0, 0, 0, 0] } : s);
+}
+
 /** Whether a summary holds a NaN or an infinity. */
 export const nonFinite = (s) => !!s && (s.nan > 0 || s.inf > 0);
 

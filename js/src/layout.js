@@ -14,8 +14,9 @@ const NODESEP = 14, RANKSEP = 34;
 /** Estimated box size of a display node (no DOM to measure text in, on purpose:
  * layout must be pure and fast; 7 px per character fits JupyterLab's UI font). */
 export function nodeSize(node) {
-  if (node.kind === "op") return { width: 28, height: 28 };
   const text = node.text || "";
+  // Ops are circles for one- or two-letter symbols, stadiums for longer ones.
+  if (node.kind === "op") return { width: Math.max(26, 12 + 6.5 * text.length), height: 26 };
   if (node.kind === "scope") return { width: Math.max(60, 16 + 7 * text.length), height: 34 };
   return { width: Math.max(36, 14 + 7 * text.length), height: 24 };
 }

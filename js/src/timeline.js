@@ -19,18 +19,18 @@ export function indexTrace(trace) {
   });
   const edges = (doc.edges || []).filter((e) => nodes.has(e.src) && nodes.has(e.dst))
     .map((e) => ({ ...e, key: edgeKey(e.src, e.dst) }));
-  const inputs = new Map(), outputs = new Map(), consumers = new Map();
+  const inputs = new Map(), outputs = new Map(), consumers = new Map(), producer = new Map();
   const push = (map, k, v) => (map.get(k) || map.set(k, []).get(k)).push(v);
   for (const e of edges) {
     if (nodes.get(e.dst).kind === "op") { push(inputs, e.dst, e); push(consumers, e.src, e.dst); }
-    else push(outputs, e.src, e);
+    else { push(outputs, e.src, e); producer.set(e.dst, e.src); }
   }
   const passes = doc.passes && doc.passes.length ? doc.passes
     : [{ index: 0, first_event: 0, last_event: events.length - 1, backward: false,
       params_used: [], params_unused: [], params_with_grad: [], grad_none: null }];
   const roots = new Set();
   for (const e of events) if (e.type === "backward_begin") for (const r of e.roots || []) roots.add(r);
-  return { doc, nodes, events, edges, createdAt, nodePass, inputs, outputs, consumers, passes, roots };
+  return { doc, nodes, events, edges, createdAt, nodePass, inputs, outputs, consumers, producer, passes, roots };
 }
 
 export const edgeKey = (src, dst) => `${src}>${dst}`;

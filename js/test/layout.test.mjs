@@ -79,7 +79,8 @@ test("isotonic placement keeps order and gaps and stays near the wish", () => {
 });
 
 test("node sizes and edge paths", () => {
-  assert.deepEqual(nodeSize({ kind: "op" }), { width: 28, height: 28 });
+  assert.deepEqual(nodeSize({ kind: "op", text: "×" }), { width: 26, height: 26 });
+  assert.ok(nodeSize({ kind: "op", text: "permute" }).width > 50);
   assert.ok(nodeSize({ kind: "tensor", text: "a much longer label" }).width > nodeSize({ kind: "tensor", text: "a" }).width);
   assert.equal(edgePath([[0, 0], [10, 10]], "LR"), "M0,0C5,0 5,10 10,10");
   assert.equal(edgePath([[0, 0]]), "");
