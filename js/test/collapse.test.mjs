@@ -12,7 +12,7 @@ test("scope prefixes", () => {
 });
 
 test("nothing collapsed: one display node per trace node, same edges", () => {
-  const idx = indexTrace(fixture("simple"));
+  const idx = indexTrace(fixture("e_labelled"));
   const d = displayGraph(idx);
   assert.equal(d.nodes.length, idx.nodes.size);
   assert.equal(d.edges.length, idx.edges.length);
@@ -21,7 +21,7 @@ test("nothing collapsed: one display node per trace node, same edges", () => {
 });
 
 test("collapsing a scope makes one box; inner edges vanish, crossing ones re-aim", () => {
-  const idx = indexTrace(fixture("mlp"));
+  const idx = indexTrace(fixture("mlp_scopes"));
   const inFc1 = [...idx.nodes.values()].filter((n) => n.scope === "fc1").length;
   assert.ok(inFc1 > 1);
   const d = displayGraph(idx, { collapsed: ["fc1"] });
@@ -38,14 +38,14 @@ test("collapsing a scope makes one box; inner edges vanish, crossing ones re-aim
 });
 
 test("the current node inside a box makes the box current", () => {
-  const idx = indexTrace(fixture("mlp"));
+  const idx = indexTrace(fixture("mlp_scopes"));
   const d = displayGraph(idx, { collapsed: ["fc2"] });
   const k = idx.events.findIndex((e) => idx.nodes.get(e.node)?.scope === "fc2");
   assert.equal(displayState(d, stateAt(idx, k + 1)).current, SCOPE_PREFIX + "fc2");
 });
 
 test("hide constants drops tensors that need no grad", () => {
-  const idx = indexTrace(fixture("mlp"));
+  const idx = indexTrace(fixture("mlp_scopes"));
   const consts = [...idx.nodes.values()].filter((n) => n.kind === "tensor" && !n.requires_grad).length;
   assert.ok(consts > 0);
   assert.equal(displayGraph(idx, { hideConstants: true }).nodes.length, idx.nodes.size - consts);
@@ -68,7 +68,7 @@ test("max_nodes collapses the deepest scopes that bring the count under the limi
 });
 
 test("a pass shows its own nodes plus the shared parameters it used", () => {
-  const idx = indexTrace(fixture("passes"));
+  const idx = indexTrace(fixture("dynamic_passes"));
   assert.equal(idx.passes.length, 3);
   const ids = passNodes(idx, 1);
   for (const p of idx.passes[1].params_used) assert.ok(ids.has(p));
@@ -78,7 +78,7 @@ test("a pass shows its own nodes plus the shared parameters it used", () => {
 });
 
 test("comparing passes marks the ops one pass ran and the other did not, and unused params", () => {
-  const idx = indexTrace(fixture("passes"));
+  const idx = indexTrace(fixture("dynamic_passes"));
   const c0 = comparePasses(idx, 0);
   assert.equal(c0.against, 1);
   assert.deepEqual(c0.unused, idx.passes[0].params_unused);
@@ -91,6 +91,6 @@ test("comparing passes marks the ops one pass ran and the other did not, and unu
   assert.ok(c2.added.size > 0, "pass 2 runs mid twice");
   for (const id of c2.added) assert.equal(idx.nodePass.get(id), 2);
   assert.match(c2.text, /not in pass 1/);
-  assert.equal(comparePasses(indexTrace(fixture("simple")), 0).against, null);
+  assert.equal(comparePasses(indexTrace(fixture("e_labelled")), 0).against, null);
   assert.deepEqual(passOptions(idx).map((o) => o.value), [-1, 0, 1, 2]);
 });

@@ -38,7 +38,7 @@ test("summaries: small ones nested by shape, large ones as statistics, NaN/inf s
   assert.equal(summaryText({ shape: [], values: [2.5], nan: 0, inf: 0 }), "2.5");
   assert.equal(summaryText({ shape: [3], values: [1, "Infinity", 2], nan: 0, inf: 1 }), "[1, inf, 2]  ⚠ 1 inf");
   assert.equal(summaryText(null), "None");
-  const big = fixture("large").nodes[0].value;
+  const big = fixture("large_matmul").nodes[0].value;
   assert.match(summaryText(big), /^min -3\.115 {2}max 2\.693 .*\(sampled\)$/);
   assert.equal(summaryText({ shape: [100], values: Array(100).fill(1), nan: 0, inf: 0 }, { max: 3 }), "[1, 1, 1] …");
 });
@@ -57,7 +57,7 @@ test("base64 and previews decode like the tracer encodes (255 = NaN)", () => {
   const p = decodePreview({ rows: 1, cols: 3, step: [1, 1], lo: -1, hi: 1, q: "AH//" });
   assert.deepEqual([...p.data].slice(0, 2), [-1, -1 + (127 / 254) * 2]);
   assert.ok(Number.isNaN(p.data[2]));
-  const big = fixture("large").nodes[0].value;
+  const big = fixture("large_matmul").nodes[0].value;
   const g = heatGrid(big);
   assert.equal(g.data.length, big.preview.rows * big.preview.cols);
   for (const v of g.data) assert.ok(v >= big.preview.lo - 1e-9 && v <= big.preview.hi + 1e-9);
@@ -68,7 +68,7 @@ test("base64 and previews decode like the tracer encodes (255 = NaN)", () => {
 });
 
 test("the chain-rule line for a scalar step carries the numbers", () => {
-  const idx = indexTrace(fixture("simple"));
+  const idx = indexTrace(fixture("e_labelled"));
   const a = [...idx.nodes.values()].find((n) => n.label === "a").id;
   const ev = idx.events.find((e) => e.type === "backward_step" && e.grad_inputs.some((g) => g.node === a));
   const s = stepLatex(idx, ev);
@@ -86,16 +86,16 @@ test("LaTeX: names are escaped, small tensors become matrices, large ones their 
   assert.equal(latexValue({ shape: [2, 2], values: [1, 2, 3, 4], nan: 0, inf: 0 }), "\\begin{bmatrix}1 & 2 \\\\ 3 & 4\\end{bmatrix}");
   assert.equal(latexValue({ shape: [3], values: [1, "Infinity", 0], nan: 0, inf: 1 }), "\\begin{bmatrix}1 & \\infty & 0\\end{bmatrix}");
   assert.equal(latexValue({ shape: [100, 50], nan: 0, inf: 0 }), "\\text{[100, 50] tensor}");
-  const idx = indexTrace(fixture("nan"));
+  const idx = indexTrace(fixture("nan_sqrt"));
   const ev = idx.events.find((e) => e.type === "backward_step" && e.grad_inputs.some((g) => !g.grad));
   assert.match(stepLatex(idx, ev).lines.find((l) => !l.node).text, /not needed/);
 });
 
 test("captions say what the current event is", () => {
-  const idx = indexTrace(fixture("simple"));
+  const idx = indexTrace(fixture("e_labelled"));
   assert.equal(caption(idx, stateAt(idx, 0)), "press ▶ or → to build the graph");
   assert.equal(caption(idx, stateAt(idx, 1)), "forward: a created");
   assert.equal(caption(idx, stateAt(idx, idx.events.length)), "backward done");
-  const err = indexTrace(fixture("error"));
+  const err = indexTrace(fixture("error_matmul"));
   assert.match(caption(err, stateAt(err, err.events.length)), /^RuntimeError: mat1 and mat2/);
 });

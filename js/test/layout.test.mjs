@@ -45,7 +45,7 @@ for (const engine of ["dagre", "layered"]) {
 }
 
 test("auto picks dagre for small graphs and the layered layout above the limit", () => {
-  assert.equal(layoutGraph(graphOf(fixture("simple"))).engine, "dagre");
+  assert.equal(layoutGraph(graphOf(fixture("e_labelled"))).engine, "dagre");
   const big = graphOf(synthTrace({ blocks: blocksFor(DAGRE_LIMIT * 2) }));
   assert.equal(layoutGraph(big).engine, "layered");
 });

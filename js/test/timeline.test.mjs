@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { indexTrace, stateAt, player, tickDelay, phaseSegments, passRange, canAdvance, tensorRole, eventNode } from "../src/timeline.js";
 import { fixture, allFixtures } from "./helpers/fixtures.mjs";
 
-const simple = indexTrace(fixture("simple"));
+const simple = indexTrace(fixture("e_labelled"));
 const id = (label) => [...simple.nodes.values()].find((n) => n.label === label).id;
 
 test("step 0 shows nothing; the final step shows every node", () => {
@@ -49,7 +49,7 @@ test("a leaf's badge appears only at its accumulate event", () => {
 });
 
 test("error event marks the failing op with its message", () => {
-  const idx = indexTrace(fixture("error"));
+  const idx = indexTrace(fixture("error_matmul"));
   const s = stateAt(idx, idx.events.length);
   assert.equal(s.phase, "error");
   assert.match(s.error.message, /cannot be multiplied/);
@@ -57,7 +57,7 @@ test("error event marks the failing op with its message", () => {
 });
 
 test("NaN/inf gradients are marked at the step where they appear", () => {
-  const idx = indexTrace(fixture("nan"));
+  const idx = indexTrace(fixture("nan_sqrt"));
   const at = idx.events.findIndex((e) => e.nonfinite_origin);
   assert.ok(at > 0);
   assert.equal(stateAt(idx, at).nonfinite.size, 0);
@@ -69,7 +69,7 @@ test("roles: leaves, output, intermediates", () => {
   assert.equal(tensorRole(simple, simple.nodes.get(id("a"))), "leaf");
   assert.equal(tensorRole(simple, simple.nodes.get(id("e"))), "output");
   assert.equal(tensorRole(simple, simple.nodes.get("t4")), "intermediate");
-  const big = indexTrace(fixture("large"));
+  const big = indexTrace(fixture("large_matmul"));
   assert.ok([...big.nodes.values()].some((n) => tensorRole(big, n) === "constant"));
 });
 
@@ -96,7 +96,7 @@ test("live mode: stepping past the last event asks for more", () => {
   assert.equal(s.step, 3, "Python bumps the step, not the view");
   s = player({ ...s, canAdvance: false }, { type: "step" });
   assert.equal(s.advance, false);
-  const partial = indexTrace({ ...fixture("simple"), events: fixture("simple").events.slice(0, 15) });
+  const partial = indexTrace({ ...fixture("e_labelled"), events: fixture("e_labelled").events.slice(0, 15) });
   assert.equal(canAdvance(partial), true);
   assert.equal(canAdvance(simple), false);
 });
@@ -114,7 +114,7 @@ test("scrubber segments cover every event and mark phases and passes", () => {
     const covered = segs.reduce((n, s) => n + s.to - s.from, 0);
     assert.equal(covered, idx.events.length, name);
   }
-  const passes = indexTrace(fixture("passes"));
+  const passes = indexTrace(fixture("dynamic_passes"));
   const segs = phaseSegments(passes);
   assert.deepEqual(segs.map((s) => s.phase), ["forward", "backward", "forward", "backward", "forward", "backward"]);
   assert.deepEqual(passRange(passes, 1), { min: passes.passes[1].first_event, max: passes.passes[1].last_event + 1 });
@@ -126,7 +126,7 @@ test("every fixture replays without throwing, and unknown events are skipped", (
     const idx = indexTrace(doc);
     for (let k = 0; k <= idx.events.length; k++) assert.ok(stateAt(idx, k), name);
   }
-  const odd = indexTrace({ ...fixture("simple"), events: [{ type: "from_the_future" }] });
+  const odd = indexTrace({ ...fixture("e_labelled"), events: [{ type: "from_the_future" }] });
   assert.equal(stateAt(odd, 1).phase, "start");
   assert.equal(eventNode({ type: "backward_begin", roots: ["t7"] }), "t7");
   assert.equal(indexTrace(null).nodes.size, 0);
