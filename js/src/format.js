@@ -42,12 +42,13 @@ export function shapeCompact(shape) {
 }
 
 /** The text drawn on a node: "u  [3,3]" for a named tensor, the shape alone for an
- * unnamed one, the symbol for an op. */
+ * unnamed one, the symbol for an op. An unknown shape is left out. */
 export function nodeText(node) {
   if (!node) return "";
   if (node.kind === "op") return node.symbol || node.op || node.id;
-  const shape = shapeCompact(node.shape);
-  return node.label ? `${node.label}  ${shape}` : shape;
+  const shape = Array.isArray(node.shape) ? shapeCompact(node.shape) : "";
+  if (!node.label) return shape || node.id;
+  return shape ? `${node.label}  ${shape}` : node.label;
 }
 
 /** A short name for a node in sentences: its label, else op name or id. */

@@ -65,7 +65,6 @@ export function createGraphView(container, { onSelect = () => {}, onOpen = () =>
       .attr("data-role", d.role || d.kind).attr("transform", `translate(${box.x},${box.y})`)
       .on("click", (ev) => { ev.stopPropagation(); onSelect(d.id); })
       .on("dblclick", (ev) => { ev.stopPropagation(); if (d.kind === "scope") onOpen(d.id); });
-    const title = g.append("title").text(d.text);
     const rx = d.kind === "op" ? box.height / 2 : d.kind === "scope" ? 6 : 4;
     g.append("rect").attr("class", "ag-shape").attr("x", -box.width / 2).attr("y", -box.height / 2)
       .attr("width", box.width).attr("height", box.height).attr("rx", rx);
@@ -80,7 +79,7 @@ export function createGraphView(container, { onSelect = () => {}, onOpen = () =>
       badge = { g: b.node(), pill: pill.node(), text: b.append("text").attr("dy", "0.35em").node(), value: null };
     }
     if (d.kind !== "scope") note = g.append("text").attr("class", "ag-note").attr("y", -box.height / 2 - 6).node();
-    registry.set(d.id, { el: g.node(), box, badge, note, title: title.node(), text: d.text, cls: "", noteText: "" });
+    registry.set(d.id, { el: g.node(), box, badge, note, text: d.text, cls: "", noteText: "" });
     return g.node();
   }
 

@@ -28,9 +28,10 @@ export function indexTrace(trace) {
   const passes = doc.passes && doc.passes.length ? doc.passes
     : [{ index: 0, first_event: 0, last_event: events.length - 1, backward: false,
       params_used: [], params_unused: [], params_with_grad: [], grad_none: null }];
+  const uncreated = [...nodes.keys()].filter((id) => !createdAt.has(id));
   const roots = new Set();
   for (const e of events) if (e.type === "backward_begin") for (const r of e.roots || []) roots.add(r);
-  return { doc, nodes, events, edges, createdAt, nodePass, inputs, outputs, consumers, producer, passes, roots };
+  return { doc, nodes, events, edges, createdAt, nodePass, inputs, outputs, consumers, producer, passes, roots, uncreated };
 }
 
 export const edgeKey = (src, dst) => `${src}>${dst}`;
@@ -57,7 +58,8 @@ export function eventNode(event) {
 export function stateAt(index, step) {
   const total = index.events.length;
   step = clamp(step, 0, total);
-  const visible = new Set(), grads = new Map(), arrived = new Map(), stepped = new Set();
+  // A node with no create event (a hand-made document) is there from the start.
+  const visible = new Set(index.uncreated), grads = new Map(), arrived = new Map(), stepped = new Set();
   const lit = new Set(), nonfinite = new Map();
   let gradNone = new Set(), error = null, phase = "start", event = null, pass = 0;
   for (let i = 0; i < step; i++) {

@@ -26,6 +26,8 @@ test("shapes and labels", () => {
   assert.equal(shapeText(null), "?");
   assert.equal(nodeText({ kind: "tensor", label: "u", shape: [3, 3] }), "u  [3,3]");
   assert.equal(nodeText({ kind: "tensor", shape: [2] }), "[2]");
+  assert.equal(nodeText({ kind: "tensor", label: "w", shape: null }), "w", "unknown shape left out");
+  assert.equal(nodeText({ id: "t9", kind: "tensor", shape: null }), "t9");
   assert.equal(nodeText({ kind: "op", op: "MulBackward0", symbol: "×" }), "×");
   const xss = "<img src=x onerror=alert(1)>";
   assert.equal(nodeText({ kind: "tensor", label: xss, shape: [] }), `${xss}  []`, "labels are text, untouched");

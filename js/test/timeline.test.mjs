@@ -130,4 +130,6 @@ test("every fixture replays without throwing, and unknown events are skipped", (
   assert.equal(stateAt(odd, 1).phase, "start");
   assert.equal(eventNode({ type: "backward_begin", roots: ["t7"] }), "t7");
   assert.equal(indexTrace(null).nodes.size, 0);
+  const bare = indexTrace({ nodes: [{ id: "n1", label: "hello" }] });
+  assert.deepEqual([...stateAt(bare, 0).visible], ["n1"], "no create event: shown from the start");
 });
