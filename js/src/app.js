@@ -70,7 +70,7 @@ export function mountWidget(model, el, host) {
     const selected = get("selected", "");
     graph.update(ds, { selected, added: passMarks && passMarks.added,
       unused: passMarks && new Set(passMarks.unused.map((id) => display.groupOf.get(id))),
-      errorText: state.error ? `${state.error.type}: ${state.error.message}` : "" });
+      errorType: state.error ? state.error.type : "" });
     if (get("playing", false) && ds.current) graph.reveal(ds.current);
     root.classList.toggle("ag-animate", !!get("animate", true));
     root.dataset.phase = state.phase;

@@ -90,12 +90,14 @@ export function summaryText(s, { max = 64 } = {}) {
   return bad ? `${text}  ⚠ ${bad}` : text;
 }
 
-/** The grad badge: the value for a scalar ("-3"), up to 4 numbers, else the norm. */
+/** The grad badge: the value for a scalar ("-3"), a short list when it stays short,
+ * else the norm (a badge sits on the node and must not cover its neighbours). */
 export function badgeText(s) {
   if (!s) return "None";
   if (isSmall(s)) {
     if (s.values.length === 1) return num(s.values[0]);
-    if (s.values.length <= 4) return `[${s.values.map(num).join(", ")}]`;
+    const list = `[${s.values.map(num).join(", ")}]`;
+    if (s.values.length <= 4 && list.length <= 16) return list;
     let sq = 0;
     for (const v of s.values) { const x = toNumber(v); if (Number.isFinite(x)) sq += x * x; }
     return `‖g‖ ${num(Math.sqrt(sq))}`;

@@ -105,10 +105,13 @@ function assignRanks(n, edges, order) {
   const rank = new Array(n).fill(0);
   const preds = adjacency(n, edges, 1), succs = adjacency(n, edges, 0);
   for (const v of order) for (const p of preds[v]) rank[v] = Math.max(rank[v], rank[p] + 1);
-  // A source (a leaf, a parameter) sits just before its first consumer, not at rank 0.
+  // Pull nodes towards their consumers, last first: a source (a leaf, a parameter)
+  // sits just before its first consumer, not at rank 0, and so does a chain like
+  // weight -> T -> (used much later). Only for nodes with no more inputs than
+  // outputs, where moving later never makes the edges longer in total.
   for (let i = order.length - 1; i >= 0; i--) {
     const v = order[i];
-    if (preds[v].length || !succs[v].length) continue;
+    if (!succs[v].length || preds[v].length > succs[v].length) continue;
     let min = Infinity;
     for (const s of succs[v]) min = Math.min(min, rank[s]);
     rank[v] = Math.max(rank[v], min - 1);

@@ -83,7 +83,8 @@ export function createGraphView(container, { onSelect = () => {}, onOpen = () =>
     return g.node();
   }
 
-  /** ds: displayState(); extra: {selected, added: Set, unused: Set, errorText}. */
+  /** ds: displayState(); extra: {selected, added: Set, unused: Set, errorType}. The
+   * error's message goes in the step panel (.ag-error), only its type on the node. */
   function update(ds, extra = {}) {
     for (const [id, n] of nodes) {
       const visible = ds.visible.has(id);
@@ -98,7 +99,7 @@ export function createGraphView(container, { onSelect = () => {}, onOpen = () =>
       if (extra.added && extra.added.has(id)) flags.push("ag-pass-added");
       if (extra.unused && extra.unused.has(id)) flags.push("ag-pass-unused");
       setClass(n, flags.join(" "));
-      const note = ds.error === id ? (extra.errorText || "error") : ds.gradNone.has(id) ? "grad is None"
+      const note = ds.error === id ? (extra.errorType || "error") : ds.gradNone.has(id) ? "grad is None"
         : extra.unused && extra.unused.has(id) ? "unused in this pass" : ds.nonfinite.has(id) ? "nan/inf" : "";
       if (n.note && note !== n.noteText) { n.note.textContent = note; n.noteText = note; }
       if (n.badge) {

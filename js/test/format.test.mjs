@@ -49,6 +49,8 @@ test("grad badges: the value for scalars, a short list, else the norm", () => {
   assert.equal(badgeText({ shape: [], values: [-3], nan: 0, inf: 0 }), "-3");
   assert.equal(badgeText({ shape: [3], values: [1, 2, 3], nan: 0, inf: 0 }), "[1, 2, 3]");
   assert.equal(badgeText({ shape: [2, 2, 2], values: Array(8).fill(1), nan: 0, inf: 0 }), "‖g‖ 2.828");
+  assert.equal(badgeText({ shape: [2], values: [3, 4.123456], nan: 0, inf: 0 }), "[3, 4.123]");
+  assert.equal(badgeText({ shape: [3], values: [-0.4038, 0.4411, 0.2311], nan: 0, inf: 0 }), "‖g‖ 0.6411");
   assert.equal(badgeText({ shape: [9, 9], nan: 0, inf: 0, norm: 0.0758718 }), "‖g‖ 0.07587");
   assert.equal(badgeText(undefined), "None");
 });
