@@ -82,7 +82,7 @@ export function mountWidget(model, el, host) {
       collapseText: sel && sel.open ? "expand" : "collapse", canCollapse: !!sel });
     const currentNode = index.nodes.get(state.current);
     strip.show((state.error && state.error.line) || (currentNode && currentNode.line) || null, get("source", ""));
-    panel.show(index, state);
+    panel.show(index, state, { defer: !!get("playing", false) });
     inspector.show(selected, index, state, display);
     root.title = passMarks ? passMarks.text : "";
   }

@@ -55,8 +55,10 @@ export function createControls(container, { onAction }) {
     scrubber.min = String(s.min);
     scrubber.max = String(s.max);
     scrubber.value = String(s.step);
-    const sp = SPEEDS.includes(s.speed) ? s.speed : 4;
-    if (speed.value !== String(sp)) speed.value = String(sp);
+    // A speed set from Python that is not in the list gets its own option.
+    const sp = String(Number(s.speed) > 0 ? Number(s.speed) : 4);
+    if (![...speed.options].some((o) => o.value === sp)) speed.append(el("option", { value: sp }, `${sp}/s`));
+    if (speed.value !== sp) speed.value = sp;
     direction.textContent = s.direction === "TB" ? "TB" : "LR";
     constants.textContent = s.hideConstants ? "show constants" : "hide constants";
     collapse.textContent = s.collapseText || "collapse";

@@ -31,6 +31,10 @@ export function createGraphView(container, { onSelect = () => {}, onOpen = () =>
     const low = ev.transform.k < LOD_SCALE;
     if (low !== lod) { lod = low; svg.classed("ag-lod", low); }
   });
+  // In a notebook the wheel scrolls the page: it zooms only once the widget has
+  // focus (a click in it), or with Ctrl held.
+  zoomer.filter((ev) => !ev.button && (ev.type !== "wheel" || ev.ctrlKey || ev.metaKey
+    || container.closest(".ag-graph")?.contains(document.activeElement)));
   svg.call(zoomer).on("dblclick.zoom", null);
 
   let nodes = new Map(), edges = new Map(), layout = null, direction = "LR";

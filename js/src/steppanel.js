@@ -6,6 +6,8 @@ import katex from "katex";
 import { caption } from "./format.js";
 import { stepLatex } from "./latex.js";
 
+const DEFER_MS = 120;
+
 export function createStepPanel(container) {
   const root = document.createElement("div");
   root.className = "ag-steppanel";
@@ -18,19 +20,24 @@ export function createStepPanel(container) {
   error.hidden = true;
   root.append(text, math, error);
   container.appendChild(root);
-  let shownStep = -1, shownTrace = null;
+  let shownStep = -1, shownTrace = null, shownMath = false, timer = null;
 
-  function show(index, state) {
-    if (state.step === shownStep && index === shownTrace) return;
+  /** With `defer` (while playing) the products appear as plain text at once and
+   * are typeset a moment later, unless the next step came first: typesetting
+   * (style and layout of KaTeX's DOM) costs more than the rest of a step. */
+  function show(index, state, { defer = false } = {}) {
+    if (state.step === shownStep && index === shownTrace && (shownMath || defer)) return;
+    clearTimeout(timer);
     shownStep = state.step;
     shownTrace = index;
     text.textContent = caption(index, state);
-    math.replaceChildren();
     const s = stepLatex(index, state.event);
-    if (s) {
-      if (s.formula) tex(`\\text{local: }${s.formula}`, "ag-formula");
-      tex(s.incoming, "ag-incoming");
-      for (const line of s.lines) tex(line.tex, "ag-product", line.text);
+    shownMath = !defer || !s;
+    if (defer && s) {
+      math.replaceChildren(...s.lines.map((line) => plain(line.text)));
+      timer = setTimeout(() => { typeset(s); shownMath = true; }, DEFER_MS);
+    } else {
+      typeset(s);
     }
     if (state.error) {
       error.hidden = false;
@@ -39,6 +46,22 @@ export function createStepPanel(container) {
       error.hidden = true;
       error.textContent = "";
     }
+  }
+
+  function typeset(s) {
+    math.replaceChildren();
+    if (!s) return;
+    if (s.formula) tex(`\\text{local: }${s.formula}`, "ag-formula");
+    tex(s.incoming, "ag-incoming");
+    for (const line of s.lines) tex(line.tex, "ag-product", line.text);
+  }
+
+  function plain(textLine) {
+    const div = document.createElement("div");
+    div.className = "ag-tex ag-plain ag-product";
+    div.title = textLine;
+    div.textContent = textLine;
+    return div;
   }
 
   function tex(source, cls, title) {
@@ -53,5 +76,5 @@ export function createStepPanel(container) {
     math.appendChild(div);
   }
 
-  return { element: root, show, destroy: () => root.remove() };
+  return { element: root, show, destroy: () => { clearTimeout(timer); root.remove(); } };
 }
