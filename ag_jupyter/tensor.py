@@ -466,7 +466,7 @@ def _write(tensor: Tensor, values) -> None:
     if not isinstance(target, backend.array_module(target).ndarray):
         tensor._data = backend.array_module(values).asarray(values).copy()  # a NumPy scalar: immutable
     else:
-        if not target.flags.writeable:
+        if not getattr(target.flags, "writeable", True):  # CuPy's flags have no "writeable"
             raise RuntimeError(
                 "unsupported operation: more than one element of the written-to tensor refers to a "
                 "single memory location (it was made by expand()). Please clone() the tensor first."
