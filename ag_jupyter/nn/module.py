@@ -348,10 +348,11 @@ def zero_in_place(grad) -> None:
     grad.grad_fn = None
     grad._requires_grad = False
     array = grad._data
-    if getattr(array, "flags", None) is not None and array.flags.writeable:
+    xp = backend.array_module(array)
+    if isinstance(array, xp.ndarray) and getattr(array.flags, "writeable", True):  # CuPy has no flag
         array[...] = 0
-    else:  # a NumPy scalar or a broadcast view: replace it
-        grad._data = backend.array_module(array).zeros_like(array)
+    else:  # a NumPy scalar or a read-only view: replace it
+        grad._data = xp.zeros_like(array)
 
 
 def _indent(text: str, spaces: int) -> str:
