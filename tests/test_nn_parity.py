@@ -80,7 +80,7 @@ def test_linear_initialisation_is_pytorchs():
     bound = 1 / math.sqrt(50)
     for p in (layer.weight, layer.bias):
         values = p.detach().numpy()
-        assert values.min() >= -bound and values.max() <= bound
+        assert values.min() >= -bound - 1e-7 and values.max() <= bound + 1e-7  # float32 rounding
         assert values.max() > 0.9 * bound and values.min() < -0.9 * bound
         assert p.requires_grad and p.grad_fn is None
     assert layer.weight.dtype == ag.float32
