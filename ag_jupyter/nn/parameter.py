@@ -1,6 +1,7 @@
 """``Parameter``: a tensor that a ``Module`` registers as one of its weights."""
 from __future__ import annotations
 
+from ..backend import array_module
 from ..tensor import TENSOR_TYPES, Tensor
 
 
@@ -26,7 +27,10 @@ class Parameter(Tensor):
         elif data.__class__ not in TENSOR_TYPES:
             raise TypeError(f"Parameter expects a tensor, got {type(data).__name__} "
                             f"(wrap it first: nn.Parameter(ag.tensor(...)))")
-        self._data = data._data
+        array = data._data
+        xp = array_module(array)
+        # A reduction can leave a NumPy scalar; a weight must be an array it can update in place.
+        self._data = array if isinstance(array, xp.ndarray) else xp.asarray(array)
         self._requires_grad = False
         self.grad = None
         self.grad_fn = None

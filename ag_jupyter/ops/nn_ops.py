@@ -37,10 +37,12 @@ class Addmm(Op):
         if x.shape[1] != w.shape[0]:
             raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied "
                                f"({x.shape[0]}x{x.shape[1]} and {w.shape[0]}x{w.shape[1]})")
-        if x.dtype != w.dtype or b.dtype != w.dtype:
-            other = x if x.dtype != w.dtype else b
+        if x.dtype != w.dtype:
             raise RuntimeError(f"mat1 and mat2 must have the same dtype, but got "
-                               f"{_type_name(other)} and {_type_name(w)}")
+                               f"{_type_name(x)} and {_type_name(w)}")
+        if b.dtype != w.dtype:
+            raise RuntimeError(f"self and mat2 must have the same dtype, but got "
+                               f"{_type_name(b)} and {_type_name(w)}")
         out = x @ w
         out += b  # in place: one temporary fewer; raises if the bias does not broadcast
         self.saved = (mat1, mat2)

@@ -13,7 +13,7 @@ import warnings
 
 from ..autograd import versions
 from ..autograd.grad_mode import enable_grad
-from ..backend import move
+from ..backend import array_module, move
 from ..nn.module import zero_in_place
 from ..tensor import TENSOR_TYPES, Tensor, _wrap
 
@@ -148,6 +148,9 @@ def _state_value(key: str, value, param: Tensor, index):
 
 def updated(param: Tensor) -> None:
     """Record that an optimizer changed ``param`` in place."""
+    xp = array_module(param._data)
+    if not isinstance(param._data, xp.ndarray):  # a NumPy scalar (a leaf made by a reduction)
+        param._data = xp.asarray(param._data)
     versions.bump(param._data)
 
 
