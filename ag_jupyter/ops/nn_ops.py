@@ -66,7 +66,7 @@ class Addmm(Op):
                 (grad.T @ F.value(mat1)).T if follow_2 is not None else None)
 
 
-def _reduce(xp, values, reduction: str):
+def _reduce(values, reduction: str):
     if reduction == "mean":
         return values.mean()
     if reduction == "sum":
@@ -97,7 +97,7 @@ class MseLoss(Op):
         self.count = diff.size
         self.shapes = (x.shape, t.shape) if x.shape != t.shape else None
         self.saved = (input, target)
-        return _reduce(array_module(diff), diff * diff, reduction)
+        return _reduce(diff * diff, reduction)
 
     def backward(self, F, grad):
         input, target = self.saved
@@ -119,6 +119,7 @@ class NllLoss(Op):
     ``input`` is ``(C,)``, ``(N, C)`` or ``(N, C, d1, ...)`` (classes on dim 1);
     ``target`` holds class indices, ``ignore_index`` entries contribute nothing, and
     ``mean`` divides by the total weight of the targets that count, as PyTorch does.
+    Internally every case is a table of rows ``(M, C)`` with one target per row.
     """
 
     __slots__ = ("target", "weights", "total", "reduction", "in_shape", "dtype")
@@ -131,47 +132,71 @@ class NllLoss(Op):
         x = input._data
         t = target._data if target.__class__ in TENSOR_TYPES else target
         xp = array_module(x)
-        class_dim = 0 if x.ndim == 1 else 1
-        t = _check_target(x, t, class_dim)
-        counts = t != ignore_index
-        safe = xp.where(counts, t, 0)
-        classes = x.shape[class_dim]
+        _check_target(x, t)
+        rows, classes = _rows(x), x.shape[0 if x.ndim == 1 else 1]
+        flat = t.reshape(-1)
+        ignored = flat == ignore_index
+        any_ignored = bool(ignored.any())
+        safe = xp.where(ignored, 0, flat) if any_ignored else flat
         if safe.size and (int(safe.min()) < 0 or int(safe.max()) >= classes):
-            bad = safe[(safe < 0) | (safe >= classes)].ravel()[0]
+            bad = safe[(safe < 0) | (safe >= classes)][0]
             raise IndexError(f"Target {int(bad)} is out of bounds.")
-        w = counts.astype(x.dtype)
-        if weight is not None:
-            w = w * weight._data[safe]
-        picked = xp.take_along_axis(x, xp.expand_dims(safe, class_dim), axis=class_dim)
-        losses = -picked.squeeze(class_dim) * w
+        w = None  # None: every target weighs 1 (the common case, kept cheap)
+        if weight is not None or any_ignored:
+            w = weight._data[safe] if weight is not None else xp.ones(safe.shape, x.dtype)
+            if any_ignored:
+                w = w * ~ignored
+        picked = rows[xp.arange(safe.size), safe]
+        losses = -picked if w is None else -picked * w
         self.target, self.weights, self.reduction = safe, w, reduction
         self.in_shape, self.dtype = x.shape, x.dtype
         if reduction == "mean":
-            self.total = w.sum()
-            return (losses.sum() / self.total).astype(x.dtype, copy=False)
-        return _reduce(xp, losses, reduction)
+            self.total = safe.size if w is None else w.sum()
+            return losses.sum() / self.total
+        if reduction == "sum":
+            return losses.sum()
+        return losses.reshape(t.shape)
 
     def backward(self, F, grad):
         xp = array_module(self.target)
-        dim = 0 if len(self.in_shape) == 1 else 1
-        positions = xp.arange(self.in_shape[dim]).reshape(
-            tuple(-1 if i == dim else 1 for i in range(len(self.in_shape))))
-        scale = -self.weights / self.total if self.reduction == "mean" else -self.weights
-        local = xp.where(positions == xp.expand_dims(self.target, dim),
-                         xp.expand_dims(scale, dim), 0).astype(self.dtype, copy=False)
+        count = self.target.size
+        scale = -1.0 if self.weights is None else -self.weights
+        if self.reduction == "mean":
+            scale = scale / self.total
+        local = xp.zeros((count, self.in_shape[0 if len(self.in_shape) == 1 else 1]), self.dtype)
+        local[xp.arange(count), self.target] = scale
+        local = _unrows(local, self.in_shape)
         if self.reduction == "none":  # one gradient per sample, spread over its classes
+            dim = 0 if len(self.in_shape) == 1 else 1
             grad = F.reshape(grad, tuple(1 if i == dim else s for i, s in enumerate(self.in_shape)))
         return (grad * F.constant(local),)
 
 
-def _check_target(x, t, class_dim: int):
+def _rows(x):
+    """``x`` as ``(M, C)``: one row of class scores per target."""
+    if x.ndim == 1:
+        return x.reshape(1, -1)
+    if x.ndim == 2:
+        return x
+    return array_module(x).moveaxis(x, 1, -1).reshape(-1, x.shape[1])
+
+
+def _unrows(rows, shape: tuple):
+    """Undo ``_rows``: back to ``shape``, classes on dim 1 (or 0 for one sample)."""
+    if len(shape) <= 2:
+        return rows.reshape(shape)
+    moved = rows.reshape((shape[0],) + tuple(shape[2:]) + (shape[1],))
+    return array_module(rows).moveaxis(moved, -1, 1)
+
+
+def _check_target(x, t) -> None:
     if t.dtype.kind not in "iu":
         raise RuntimeError(f"expected target dtype to be Long or Byte, but got {_type_name(t)}")
     if x.ndim == 1:
         if t.ndim != 0:
             raise ValueError(f"Expected target of shape [] for input of shape {list(x.shape)}, "
                              f"got {list(t.shape)}")
-        return t
+        return
     if x.shape[0] != (t.shape[0] if t.ndim else -1):
         raise ValueError(f"Expected input batch_size ({x.shape[0]}) to match target batch_size "
                          f"({t.shape[0] if t.ndim else 0}).")
@@ -179,7 +204,6 @@ def _check_target(x, t, class_dim: int):
     if t.shape != expected:
         raise RuntimeError(f"Expected target of shape {list(expected)} for input of shape "
                            f"{list(x.shape)}, got {list(t.shape)}")
-    return t
 
 
 from ..tensor import TENSOR_TYPES  # noqa: E402
