@@ -79,7 +79,7 @@ def test_optimizers_keep_state_on_the_gpu_and_match_the_cpu(make):
                     assert value.device.type == device, key
         finals.append(list(model.parameters()))
     for a, b in zip(*finals):
-        close(a, b)
+        close(a, b, rtol=1e-7)  # cuBLAS and OpenBLAS round differently; 25 steps compound it
 
 
 def test_dropout_and_init_on_the_gpu():
