@@ -30,6 +30,9 @@ from .ops.linalg import matmul, mm
 from .ops.reduction import argmax, argmin, max, mean, min, norm, std, sum, var
 from .ops.shape import cat, flatten, permute, reshape, squeeze, stack, transpose, unsqueeze
 
+from . import nn, optim  # noqa: E402 - after the tensor API they build on
+from .serialization import load, save  # noqa: E402
+
 half, float, double, long, int = float16, float32, float64, int64, int32  # noqa: A001
 
 __version__ = "0.1.0"

@@ -398,11 +398,14 @@ class Tensor(TensorMath):
         return tensor_repr(self)
 
     def __reduce__(self):
-        return (_rebuild, (backend.move(self._data, backend.CPU), self._requires_grad))
+        # Pickling (and deepcopy) keeps the device, as PyTorch does; a graph is not kept.
+        return (_rebuild, (self._data, self._requires_grad, self.grad))
 
 
-def _rebuild(array, requires_grad):
-    return _wrap(array, requires_grad, None)
+def _rebuild(array, requires_grad, grad=None):
+    t = _wrap(array, requires_grad, None)
+    t.grad = grad
+    return t
 
 
 class Size(tuple):
@@ -466,7 +469,7 @@ def _write(tensor: Tensor, values) -> None:
     if not isinstance(target, backend.array_module(target).ndarray):
         tensor._data = backend.array_module(values).asarray(values).copy()  # a NumPy scalar: immutable
     else:
-        if not target.flags.writeable:
+        if not getattr(target.flags, "writeable", True):  # CuPy's flags have no "writeable"
             raise RuntimeError(
                 "unsupported operation: more than one element of the written-to tensor refers to a "
                 "single memory location (it was made by expand()). Please clone() the tensor first."
