@@ -49,3 +49,8 @@ def clone(input: Tensor) -> Tensor:
 
 def detach(input: Tensor) -> Tensor:
     return input.detach()
+
+
+# The tracing layer sits above the engine (the engine never imports it); it is
+# small and imports neither torch nor IPython, so it loads with the package.
+from .tracing import from_torch, trace, trace_torch  # noqa: E402
