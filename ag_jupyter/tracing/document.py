@@ -14,6 +14,7 @@ and in DESIGN_TRACE_NOTES.md. Two things happen only here:
 from __future__ import annotations
 
 from .source_lines import as_json
+from .summary import to_json
 
 VERSION = "1.0"
 
@@ -38,15 +39,24 @@ def _referenced(records) -> set:
     return seen
 
 
-def _with_lines(item: dict, lines: dict) -> dict:
-    line = item.get("line")
-    if line is None:
-        item.pop("line", None)
-        return item
-    if line not in lines:
-        lines[line] = as_json(line)
-    item = dict(item)
-    item["line"] = lines[line]
+def _finished(record: dict, lines: dict) -> dict:
+    """A copy of a node or event record in the document's form: summaries finished
+    (see ``summary.Large``) and source lines looked up."""
+    item = dict(record)
+    line = item.pop("line", None)
+    if line is not None:
+        if line not in lines:
+            lines[line] = as_json(line)
+        item["line"] = lines[line]
+    for key in ("value", "grad", "grad_output"):
+        if item.get(key) is not None:
+            item[key] = to_json(item[key])
+    if "grad_inputs" in item:
+        item["grad_inputs"] = [dict(g, grad=None if g["grad"] is None else to_json(g["grad"]))
+                               for g in item["grad_inputs"]]
+    if item.get("saved"):
+        item["saved"] = [dict(s, value=to_json(s["value"])) if "value" in s else dict(s)
+                         for s in item["saved"]]
     return item
 
 
@@ -57,9 +67,9 @@ def build(records) -> dict:
                if n["origin"] == "leaf" and not n["requires_grad"] and n["id"] not in referenced
                and "label" not in n}
     lines: dict = {}
-    nodes = [_with_lines(dict(n), lines) for n in records.nodes if n["id"] not in dropped]
+    nodes = [_finished(n, lines) for n in records.nodes if n["id"] not in dropped]
     edges = [{"src": src, "dst": dst, "arg": arg} for src, dst, arg in records.edges]
-    events = [_with_lines(dict(e), lines) for e in records.events
+    events = [_finished(e, lines) for e in records.events
               if not (e["type"] == "create" and e["node"] in dropped)]
     document = {
         "version": VERSION,

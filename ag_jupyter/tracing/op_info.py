@@ -45,9 +45,15 @@ def concrete(cls) -> bool:
     return not cls.__subclasses__() or "node_name" in cls.__dict__
 
 
+_drawn: dict = {}  # Op class -> (symbol, formula)
+
+
 def describe(node) -> tuple:
     """``(name, symbol, formula)`` for an engine node."""
     name = node.name()
+    drawn = _drawn.get(node.__class__)
+    if drawn is not None:
+        return name, drawn[0] or name, drawn[1]
     if isinstance(node, FunctionCtx):
         function = node._function
         symbol = getattr(function, "symbol", None) or function.__name__
@@ -55,7 +61,8 @@ def describe(node) -> tuple:
             rf"\text{{custom backward: }}\texttt{{{function.__name__}.backward}}")
         return name, symbol, formula
     cls = type(node)
-    return name, getattr(cls, "symbol", None) or name, getattr(cls, "formula", None)
+    drawn = _drawn[cls] = (getattr(cls, "symbol", None), getattr(cls, "formula", None))
+    return name, drawn[0] or name, drawn[1]
 
 
 _by_name: dict | None = None

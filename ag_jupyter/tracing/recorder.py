@@ -13,15 +13,18 @@ from __future__ import annotations
 
 import weakref
 
+import numpy
+
 from ..autograd import hooks
 from ..tensor import TENSOR_TYPES
 from .op_info import by_torch_name, describe
 from .records import Records
 from .source_lines import user_line
-from .summary import SummaryCache, device_name, nonfinite, summarize
+from .summary import SummaryCache, device_name, dtype_name, nonfinite, summarize
 from .walk import adopt
 
 _ref = weakref.ref
+_HOST = (numpy.ndarray, numpy.generic)
 
 
 def _array(x):
@@ -39,8 +42,9 @@ def constant(x):
 class Recorder(Records):
     """Records what the engine does while it is the listener (or a child's parent)."""
 
-    def __init__(self, title: str | None = None):
+    def __init__(self, title: str | None = None, exact_stats: bool = False):
         super().__init__(title, "ag_jupyter")
+        self.exact = exact_stats
         self.parent = None
         self.leaves: dict = {}  # id(leaf tensor) -> (weakref, tensor id)
         self.ops: dict = {}  # id(graph node) -> (weakref, op id or None, output tensor id)
@@ -49,7 +53,7 @@ class Recorder(Records):
         self.reported: list = []  # (id, type, message) of errors already marked at their op
         self._scope: list = []
         self._pending: list = []  # accumulate events waiting for the step that caused them
-        self._cache = SummaryCache()
+        self._cache = SummaryCache(exact_stats)
 
     # ----- ids --------------------------------------------------------------------
     def tensor_id(self, t) -> str:
@@ -66,15 +70,15 @@ class Recorder(Records):
         if entry is not None and entry[0]() is fn:
             return entry[2]
         data = t._data
-        record = self.tensor([int(n) for n in data.shape], data.dtype.name, device_name(data), True, False,
-                             "seen", summarize(data))
+        record = self.tensor([int(n) for n in data.shape], dtype_name(data.dtype), device_name(data), True, False,
+                             "seen", summarize(data, self.exact))
         self.ops[id(fn)] = (_ref(fn), None, record["id"])
         return record["id"]
 
     def _new_leaf(self, t, origin: str, line) -> str:
         data = t._data
-        record = self.tensor([int(n) for n in data.shape], data.dtype.name, device_name(data),
-                             t._requires_grad, True, origin, summarize(data), line,
+        record = self.tensor([int(n) for n in data.shape], dtype_name(data.dtype), device_name(data),
+                             t._requires_grad, True, origin, summarize(data, self.exact), line,
                              self._scope[-1] if self._scope else None)
         self.leaves[id(t)] = (_ref(t), record["id"])
         if t._requires_grad:
@@ -97,54 +101,63 @@ class Recorder(Records):
         self._new_leaf(t, "leaf", user_line(1))
 
     def _op(self, node, inputs, output) -> None:
-        line = user_line(1)
+        # The hot path of a traced forward: plain dicts and lists, few calls.
+        line = user_line(3)  # past _op, on_op and apply, which are ours
         scope = self._scope[-1] if self._scope else None
         data = output._data
-        input_ids, consts = [], None
-        for arg, x in enumerate(inputs):
-            if x.__class__ in TENSOR_TYPES:
-                input_ids.append(self.tensor_id(x))
-            else:
-                input_ids.append(None)
-                if x is not None:
-                    consts = consts or []
-                    consts.append({"arg": arg, "value": constant(x)})
-        saved = self._saved(node, inputs, input_ids, data)
+        tensor_id = self.tensor_id
+        input_ids = [tensor_id(x) if x.__class__ in TENSOR_TYPES else None for x in inputs]
+        consts = None
+        if None in input_ids:
+            consts = [{"arg": arg, "value": constant(x)} for arg, x in enumerate(inputs)
+                      if x is not None and x.__class__ not in TENSOR_TYPES]
+        saved = self._saved(node, inputs, input_ids, data) if node.saved or node.saves_output else []
         name, symbol, formula = describe(node)
-        op = self.op(name, symbol, formula, "op", line, scope)
-        op_id = op["id"]
+        op_id, out_id = f"op{self._ops}", f"t{self._tensors}"
+        self._ops += 1
+        self._tensors += 1
+        op = {"id": op_id, "kind": "op", "op": name, "symbol": symbol, "formula": formula,
+              "origin": "op", "saved": saved, "line": line}
+        value = summarize(data, self.exact)
+        out = {"id": out_id, "kind": "tensor", "shape": list(data.shape), "dtype": dtype_name(data.dtype),
+               "device": "cpu" if isinstance(data, _HOST) else device_name(data), "requires_grad": True,
+               "is_leaf": False, "origin": "op", "value": value, "line": line}
+        if scope:
+            op["scope"] = out["scope"] = scope
         if consts:
             op["consts"] = consts
-        value = summarize(data)
-        out = self.tensor([int(n) for n in data.shape], data.dtype.name, device_name(data), True, False,
-                          "op", value, line, scope)
-        out_id = out["id"]
         for entry in saved:
-            if entry.get("output"):
-                entry["node"] = out_id
-        op["saved"] = saved
+            if entry["node"] is None:
+                entry["node"] = out_id  # the output, which has an id only now
+        self.nodes += (op, out)
+        by_id = self.by_id
+        by_id[op_id] = op
+        by_id[out_id] = out
+        create_out = {"type": "create", "node": out_id}
+        self.events += ({"type": "create", "node": op_id}, create_out)
         edges = self.edges
-        for arg, tensor_id in enumerate(input_ids):
-            if tensor_id is not None:
-                edges.append((tensor_id, op_id, arg))
+        for arg, input_id in enumerate(input_ids):
+            if input_id is not None:
+                edges.append((input_id, op_id, arg))
         edges.append((op_id, out_id, 0))
         self.inputs[op_id] = input_ids
         self.ops[id(node)] = (_ref(node), op_id, out_id)
-        if value["nan"] or value["inf"]:
-            by_id = self.by_id
-            if not any(t is not None and nonfinite(by_id[t].get("value")) for t in input_ids):
-                self.events[-1]["nonfinite_origin"] = True
+        if nonfinite(value) and not any(i is not None and nonfinite(by_id[i].get("value")) for i in input_ids):
+            create_out["nonfinite_origin"] = True
 
     def _saved(self, node, inputs, input_ids, data) -> list:
-        """What the node keeps for backward: inputs by position, its output, or others."""
+        """What the node keeps for backward: inputs by position, its output (``node``
+        None until the output has an id), or other tensors."""
         saved = []
         for x in node.saved or ():
             if x.__class__ not in TENSOR_TYPES:
                 continue
-            for arg, y in enumerate(inputs):
+            arg = 0
+            for y in inputs:
                 if y is x:
                     saved.append({"node": input_ids[arg], "arg": arg})
                     break
+                arg += 1
             else:
                 if x._data is data:  # a custom Function that saved its own result
                     saved.append({"node": None, "output": True})
@@ -161,7 +174,7 @@ class Recorder(Records):
             if x.__class__ in TENSOR_TYPES:
                 input_ids.append(self.tensor_id(x))
                 described.append({"arg": arg, "shape": [int(n) for n in x._data.shape],
-                                  "dtype": x._data.dtype.name})
+                                  "dtype": dtype_name(x._data.dtype)})
             else:
                 input_ids.append(None)
                 described.append({"arg": arg, "value": constant(x)})
@@ -215,7 +228,7 @@ class Recorder(Records):
             adopt(self, (), (node,))
             entry = self.ops[id(node)]
         op_id = entry[1]
-        if step.grad_output is not None:
+        if hooks.node_hooks and step.grad_output is not None:
             self._retained(node, entry[2])
         cache = self._cache
         grad_output = None if step.grad_output is None else cache.get(_array(step.grad_output))
@@ -235,8 +248,6 @@ class Recorder(Records):
 
     def _retained(self, node, out_id: str) -> None:
         """``retain_grad()`` stores a gradient through a hook the engine runs at the node."""
-        if not hooks.node_hooks:
-            return
         for hook in hooks.node_hooks.get(id(node), ()):
             if isinstance(hook, hooks._Retainer):
                 t = hook.tensor()

@@ -23,14 +23,19 @@ def _is_inside(code) -> bool:
 
 
 def user_line(depth: int = 2) -> tuple | None:
-    """``(file, lineno, function)`` of the nearest caller outside ag_jupyter, or None."""
+    """``(file, lineno, function)`` of the nearest caller outside ag_jupyter, or None.
+    ``depth`` frames up from the caller are skipped unseen (they are known to be ours)."""
     try:
         frame = sys._getframe(depth)
     except ValueError:
         return None
+    inside = _inside
     while frame is not None:
         code = frame.f_code
-        if not _is_inside(code):
+        flag = inside.get(code)
+        if flag is None:
+            flag = _is_inside(code)
+        if not flag:
             return (code.co_filename, frame.f_lineno, code.co_name)
         frame = frame.f_back
     return None

@@ -1,40 +1,55 @@
 """Summaries: what a trace document holds in place of an array's numbers.
 
-A tensor of at most ``SMALL`` elements keeps all its numbers (``values``, flat and
-row-major). A larger one keeps its statistics (min, max, mean, std over the finite
-entries, and the count of NaN and inf) and a ``preview``: at most 32x32 entries,
-picked at even strides, quantized to 0..255 between ``lo`` and ``hi``. Never a
-whole large array, so a trace stays small however big the tensors are.
+A tensor of at most ``SMALL`` (64) elements keeps all its numbers (``values``,
+flat, row-major). A larger one keeps statistics and a ``preview`` of at most
+32x32 entries for a heatmap: never a whole large array.
 
-Summaries are computed while the traced code runs, so they must be cheap: the
-statistics take four passes over the data (two BLAS dot products for the sum and
-the sum of squares, then min and max), and NaN/inf are counted only when the sum
-of squares says there is something to count.
+Summaries are taken while the traced code runs, where every NumPy call counts
+(on a slow machine a call costs microseconds whatever its size), so a large
+array is summarized in two steps:
+
+- **now**, in at most three NumPy calls: one BLAS dot product over every entry
+  gives the exact L2 ``norm`` and tells whether any entry is NaN or inf (x*x summed
+  is finite only if every x is; only then are NaN and inf counted, exactly), and
+  one or two strided copies keep at most 32x32 entries for the preview and, when
+  those are fewer than 512, up to 1,024 for the statistics. The copies belong to
+  the summary; the array is not kept.
+- **when the document is built**: min, max, mean and std from the kept entries,
+  and the preview quantized to bytes. They are exact when the array has at most
+  1,024 elements (``"sampled": false``) and estimates from the kept entries
+  otherwise, unless the trace asked for ``exact_stats``, which takes them over
+  every entry, now.
 
 >>> import numpy
 >>> summarize(numpy.array([1.0, float("nan")]))["values"]
 [1.0, 'NaN']
+>>> s = to_json(summarize(numpy.arange(100.0)))
+>>> s["min"], s["max"], s["mean"], s["sampled"]
+(0.0, 99.0, 49.5, False)
 """
 from __future__ import annotations
 
 import math
 import weakref
+from base64 import b64decode, b64encode
 
 import numpy
 
 SMALL = 64
+SAMPLE = 1024
 PREVIEW = 32
 
-_FLOATS = (numpy.dtype(numpy.float32), numpy.dtype(numpy.float64))
-_ones: dict = {}  # dtype -> the longest ones vector asked for yet (sums are dot products with it)
+_MIN, _MAX = numpy.minimum.reduce, numpy.maximum.reduce  # the ufuncs: no Python wrapper
+_names: dict = {}  # dtype -> its name (NumPy computes dtype.name in Python, slowly)
+_BLAS = {numpy.dtype(numpy.float32): True, numpy.dtype(numpy.float64): True}  # dot-able as they are
 
 
-def _host(array):
-    """A NumPy view of ``array`` (CuPy arrays are copied to the host; small ones only)."""
-    if isinstance(array, (numpy.ndarray, numpy.generic)):
-        return array
-    get = getattr(array, "get", None)  # CuPy
-    return numpy.asarray(get() if get is not None else array)
+def dtype_name(dtype) -> str:
+    """``dtype.name``, cached."""
+    name = _names.get(dtype)
+    if name is None:
+        name = _names[dtype] = dtype.name
+    return name
 
 
 def device_name(array) -> str:
@@ -46,6 +61,14 @@ def device_name(array) -> str:
     return str(device_of(array))
 
 
+def _host(array):
+    """A NumPy array with the entries of ``array`` (a CuPy array is copied to the host)."""
+    if isinstance(array, (numpy.ndarray, numpy.generic)):
+        return array
+    get = getattr(array, "get", None)  # CuPy
+    return numpy.asarray(get() if get is not None else array)
+
+
 def _json_number(value: float):
     """A JSON-safe number: NaN and infinities become strings, which JSON can carry."""
     if value != value:
@@ -55,28 +78,27 @@ def _json_number(value: float):
     return value
 
 
-def _round(value) -> float | None:
+def _stat(value) -> float | None:
     value = float(value)
     return float(f"{value:.6g}") if math.isfinite(value) else None
 
 
-def summarize(array) -> dict:
-    """The summary of one array (NumPy, CuPy or a NumPy scalar)."""
-    shape = [int(n) for n in array.shape]
-    dtype = array.dtype
+def summarize(array, exact: bool = False):
+    """The summary of one array (NumPy, CuPy or a NumPy scalar): a dict for a small
+    one, a ``Large`` (finished by ``to_json``) for a larger one."""
     if array.size <= SMALL:
-        return _small(_host(array), shape, dtype)
-    return _large(array, shape, dtype)
+        return _small(_host(array), array.dtype)
+    return Large(array, exact)
 
 
-def _small(array, shape: list, dtype) -> dict:
-    values = numpy.ravel(array).tolist()
+def _small(array, dtype) -> dict:
+    values = array.ravel().tolist()
     nan = inf = 0
     if dtype.kind == "f" and not math.isfinite(sum(values)):
         nan = sum(1 for v in values if v != v)
         inf = sum(1 for v in values if v in (math.inf, -math.inf))
         values = [_json_number(v) for v in values]
-    return {"shape": shape, "dtype": dtype.name, "values": values, "nan": nan, "inf": inf}
+    return {"shape": list(array.shape), "dtype": dtype_name(dtype), "values": values, "nan": nan, "inf": inf}
 
 
 def _unbroadcast(array):
@@ -91,47 +113,126 @@ def _unbroadcast(array):
     return distinct, array.size // max(distinct.size, 1)
 
 
-def _ones_for(n: int, dtype, xp):
-    cached = _ones.get((dtype, xp))
-    if cached is None or cached.shape[0] < n:
-        cached = _ones[(dtype, xp)] = xp.ones(max(n, 1024), dtype=dtype)
-    return cached[:n]
+class Large:
+    """The summary of an array of more than ``SMALL`` elements (see the module doc)."""
 
+    __slots__ = ("shape", "dtype", "nan", "inf", "norm", "repeats", "sample", "grid", "step", "stats",
+                 "sampled", "_json")
 
-def _large(array, shape: list, dtype) -> dict:
-    xp = numpy if isinstance(array, numpy.ndarray) else _array_module(array)
-    distinct, repeats = _unbroadcast(array)
-    flat = distinct.reshape(-1)
-    if flat.dtype not in _FLOATS:  # ints, bools, float16: statistics in a float type BLAS knows
-        flat = flat.astype(numpy.float64 if flat.dtype.kind in "iu" else numpy.float32)
-    n = flat.shape[0]
-    total = float(xp.dot(flat, _ones_for(n, flat.dtype, xp)))
-    squares = float(xp.dot(flat, flat))
-    nan = inf = 0
-    if math.isfinite(squares) and math.isfinite(total):
-        finite, count = flat, n  # x*x summed is finite only if every x is
-        low, high = float(flat.min()), float(flat.max())
-    else:
-        ok = xp.isfinite(flat)
-        nan = int(xp.isnan(flat).sum()) * repeats
-        inf = int((~ok).sum()) * repeats - nan
-        finite = flat[ok].astype(numpy.float64)
-        count = finite.shape[0]
+    def __init__(self, array, exact: bool):
+        # Written for speed: this runs for every large tensor while the traced code runs.
+        shape = array.shape
+        self.shape = list(shape)
+        dtype = array.dtype
+        self.dtype = _names.get(dtype) or dtype_name(dtype)
+        self.nan = self.inf = 0
+        self.stats = self._json = None
+        if 0 in array.strides:
+            distinct, repeats = _unbroadcast(array)
+        else:
+            distinct, repeats = array, 1
+        self.repeats = repeats
+        flat = distinct.reshape(-1)
+        if not _BLAS.get(dtype, False):  # ints, bools, float16: statistics in a type BLAS knows
+            flat = flat.astype(numpy.float64 if dtype.kind in "iu" else numpy.float32)
+        n = flat.shape[0]
+        self.sampled = n > SAMPLE
+        if n <= SAMPLE:  # one small copy serves everything, exactly
+            sample = self.sample = _host(flat).copy()
+            self.norm = None  # from the sample, when the document is built
+            if repeats == 1:
+                self.grid, self.step = _grid(sample.reshape(shape), shape, True)
+            else:
+                self.grid, self.step = _grid(array, shape, False)
+            self._count_nonfinite(sample, repeats, numpy)
+            return
+        xp = numpy if flat.__class__ is numpy.ndarray else _array_module(flat)
+        squares = float(xp.dot(flat, flat))
+        if squares - squares != 0.0:  # not finite: some entry is NaN or inf
+            flat = self._count_nonfinite(flat, repeats, xp)
+            squares = float(xp.dot(flat, flat)) if flat.shape[0] else 0.0
+        self.norm = math.sqrt(squares * repeats)
+        self.grid, self.step = _grid(array, shape, False)
+        # The preview's entries are a good enough sample when there are many of them.
+        self.sample = self.grid if self.grid.size >= SAMPLE // 2 else _host(flat[:: -(-n // SAMPLE)]).copy()
+        if exact:
+            self._exact(flat, xp)
+
+    def _exact(self, flat, xp) -> None:
+        """min, max, mean and std over every (finite) entry: the ``exact_stats`` option."""
+        count = flat.shape[0]
         if count:
-            total, squares = float(finite.sum()), float(xp.dot(finite, finite))
-            low, high = float(finite.min()), float(finite.max())
-    summary = {"shape": shape, "dtype": dtype.name, "nan": nan, "inf": inf,
-               "min": None, "max": None, "mean": None, "std": None}
-    if count:
-        mean = total / count
-        variance = squares / count - mean * mean
-        if variance < 1e-4 * mean * mean:  # the one-pass formula cancels: do it the slow way
-            centered = finite.astype(numpy.float64) - mean
-            variance = float(xp.dot(centered, centered)) / count
-        summary.update(min=_round(low), max=_round(high), mean=_round(mean),
-                       std=_round(math.sqrt(max(variance, 0.0))))
-        summary["preview"] = _preview(array, low, high)
-    return summary
+            mean = float(xp.dot(flat, xp.ones(count, dtype=flat.dtype))) / count
+            centered = flat - mean
+            self.stats = (float(flat.min()), float(flat.max()), mean,
+                          math.sqrt(float(xp.dot(centered, centered)) / count))
+        self.sampled = False
+
+    def _count_nonfinite(self, flat, repeats: int, xp):
+        """Count NaN and inf exactly (only called when there are some); return the finite entries."""
+        ok = xp.isfinite(flat)
+        if bool(ok.all()):
+            return flat
+        nan = int(xp.isnan(flat).sum())
+        self.nan = nan * repeats
+        self.inf = (int(flat.shape[0] - int(ok.sum())) - nan) * repeats
+        return flat[ok]
+
+    def to_json(self) -> dict:
+        """The document's form: statistics and the preview, computed once."""
+        if self._json is None:
+            self._json = self._finish()
+        return self._json
+
+    def _finish(self) -> dict:
+        sample = self.sample.astype(numpy.float64)
+        finite = sample[numpy.isfinite(sample)]
+        out = {"shape": self.shape, "dtype": self.dtype, "nan": self.nan, "inf": self.inf,
+               "min": None, "max": None, "mean": None, "std": None, "norm": None, "sampled": self.sampled}
+        if self.stats is not None:
+            low, high, mean, std = self.stats
+        elif finite.size:
+            low, high, mean, std = finite.min(), finite.max(), finite.mean(), finite.std()
+        else:
+            low = high = mean = std = None
+        if low is not None:
+            out.update(min=_stat(low), max=_stat(high), mean=_stat(mean), std=_stat(std))
+        norm = self.norm if self.norm is not None else math.sqrt(float(finite @ finite) * self.repeats)
+        out["norm"] = _stat(norm)
+        if self.grid is not None:
+            out["preview"] = _preview(self.grid, self.step)
+        return out
+
+    def __repr__(self) -> str:
+        return f"<summary {self.dtype}{self.shape}>"
+
+
+def _grid(array, shape, own: bool):
+    """At most PREVIEW x PREVIEW entries at even strides, as a 2-D host array: a vector
+    is one row; leading dimensions fold into rows. Returns (grid, [row step, col step]).
+    ``own``: the array is the summary's own copy (else the grid is copied out of it)."""
+    ndim = len(shape)
+    cols = shape[-1]
+    col_step = -(-cols // PREVIEW)
+    if ndim == 1:
+        grid, row_step = array.reshape(1, cols)[:, ::col_step], 1
+    else:
+        rows = math.prod(shape[:-1])
+        row_step = -(-rows // PREVIEW)
+        if ndim == 2:
+            grid = array[::row_step, ::col_step]
+        elif own:
+            grid = array.reshape(rows, cols)[::row_step, ::col_step]
+        else:  # index the leading dimensions directly: reshaping a view could copy all of it
+            lead = numpy.unravel_index(numpy.arange(0, rows, row_step), shape[:-1])
+            grid = array[tuple(_on_device(i, array) for i in lead) + (slice(None, None, col_step),)]
+    if not own:
+        grid = _host(grid).copy()
+    return grid, [row_step, col_step]
+
+
+def _on_device(index, array):
+    return index if isinstance(array, numpy.ndarray) else _array_module(array).asarray(index)
 
 
 def _array_module(array):
@@ -140,41 +241,47 @@ def _array_module(array):
     return array_module(array)
 
 
-def _preview(array, low: float, high: float) -> dict:
-    """At most PREVIEW x PREVIEW entries at even strides, as 0..255 between low and high.
-    The array is seen as 2-D: a vector is one row; leading dimensions fold into rows."""
-    shape = array.shape
-    cols = shape[-1] if shape else 1
-    rows = array.size // max(cols, 1)
-    row_step, col_step = -(-rows // PREVIEW), -(-cols // PREVIEW)
-    picked_rows = range(0, rows, row_step)
-    if array.ndim <= 1:
-        sample = array.reshape(1, -1)[:, ::col_step]
-    elif array.ndim == 2:
-        sample = array[::row_step, ::col_step]
-    else:  # index the leading dimensions directly: reshaping a view could copy it all
-        lead = numpy.unravel_index(numpy.asarray(picked_rows), shape[:-1])
-        sample = array[tuple(_host_index(i, array) for i in lead) + (slice(None, None, col_step),)]
-    sample = _host(sample).astype(numpy.float64)
-    span = high - low
-    scaled = (sample - low) * (255.0 / span) if span > 0 else sample * 0.0
-    codes = numpy.rint(numpy.clip(numpy.nan_to_num(scaled, nan=0.0, posinf=255.0, neginf=0.0), 0, 255))
-    q = codes.astype(numpy.int16).ravel().tolist()
-    if not numpy.isfinite(sample).all():
-        q = [None if v != v else c for v, c in zip(sample.ravel().tolist(), q)]
-    return {"rows": int(sample.shape[0]), "cols": int(sample.shape[1]), "step": [row_step, col_step],
-            "lo": _round(low), "hi": _round(high), "q": q}
+def _preview(grid, step) -> dict:
+    """``q`` is base64 of one byte per entry, row-major: 0..254 stands for
+    ``lo + q / 254 * (hi - lo)``, 255 for NaN (+inf and -inf show as 254 and 0).
+    Bytes rather than a list of numbers: half the text, and cheap to make."""
+    values = grid.astype(numpy.float64)
+    finite = numpy.isfinite(values)
+    if finite.any():
+        low, high = float(values[finite].min()), float(values[finite].max())
+    else:
+        low = high = 0.0
+    scale = 254.0 / (high - low) if high > low else 0.0
+    scaled = numpy.nan_to_num((values - low) * scale, nan=0.0, posinf=254.0, neginf=0.0)
+    codes = numpy.rint(numpy.clip(scaled, 0, 254)).astype(numpy.uint8)
+    codes[numpy.isnan(values)] = 255
+    return {"rows": int(grid.shape[0]), "cols": int(grid.shape[1]), "step": step,
+            "lo": _stat(low) if finite.any() else None, "hi": _stat(high) if finite.any() else None,
+            "q": b64encode(codes.tobytes()).decode("ascii")}
 
 
-def _host_index(index, array):
-    if isinstance(array, numpy.ndarray):
-        return index
-    return _array_module(array).asarray(index)
+def decode_preview(preview: dict) -> numpy.ndarray:
+    """The preview's entries as floats (NaN where it holds NaN): for tests and tools."""
+    codes = numpy.frombuffer(b64decode(preview["q"]), dtype=numpy.uint8)
+    codes = codes.reshape(preview["rows"], preview["cols"])
+    low, high = preview["lo"] or 0.0, preview["hi"] or 0.0
+    values = low + codes.astype(numpy.float64) / 254.0 * (high - low)
+    values[codes == 255] = numpy.nan
+    return values
 
 
-def nonfinite(summary: dict | None) -> bool:
+def to_json(summary):
+    """A summary in the document's form (small summaries already are)."""
+    return summary.to_json() if summary.__class__ is Large else summary
+
+
+def nonfinite(summary) -> bool:
     """Whether a summary counted any NaN or inf."""
-    return summary is not None and (summary["nan"] > 0 or summary["inf"] > 0)
+    if summary is None:
+        return False
+    if summary.__class__ is Large:
+        return summary.nan > 0 or summary.inf > 0
+    return summary["nan"] > 0 or summary["inf"] > 0
 
 
 class SummaryCache:
@@ -185,19 +292,20 @@ class SummaryCache:
     Small arrays and NumPy scalars are not cached (cheap, and scalars have no weakref).
     """
 
-    __slots__ = ("_entries",)
+    __slots__ = ("_entries", "exact")
 
-    def __init__(self):
+    def __init__(self, exact: bool = False):
         self._entries: dict = {}
+        self.exact = exact
 
-    def get(self, array) -> dict:
+    def get(self, array):
         if array.size <= SMALL:
             return summarize(array)
         key = id(array)
         entry = self._entries.get(key)
         if entry is not None and entry[0]() is array:
             return entry[1]
-        summary = summarize(array)
+        summary = Large(array, self.exact)
         try:
             self._entries[key] = (weakref.ref(array), summary)
         except TypeError:  # no weak references to this kind of array

@@ -26,12 +26,16 @@ from .source_lines import traceback_line
 class trace:  # noqa: N801 - a context manager named like the function users call
     """A recording of forward and backward passes; ``to_dict()`` is its trace document.
 
+    ``exact_stats=True`` takes min, max, mean and std of large tensors over every
+    entry while the code runs (slower); by default they come from at most 1,024
+    evenly spaced entries (see ``summary.py``). NaN/inf counts and norms are exact.
+
     The recorder holds summaries and ids, never tensors, so keeping a trace (or
     showing it in a widget) keeps no memory of the tensors it saw.
     """
 
-    def __init__(self, title: str | None = None):
-        self.recorder = Recorder(title)
+    def __init__(self, title: str | None = None, *, exact_stats: bool = False):
+        self.recorder = Recorder(title, exact_stats)
         self._previous = None
         self.active = False
 

@@ -1,0 +1,119 @@
+"""What tracing costs: W2 (an MLP training step) and W3 (a 500-op chain), tracing off
+and inside ``ag.trace()``, in one process.
+
+    python benchmarks/bench_tracing.py            # from the repository root
+
+W2: batch 256, 784-256-128-10, relu, cross-entropy written as log_softmax, integer
+indexing and mean (no ag.nn needed), SGD by hand under no_grad. The batch is sliced
+from a dataset tensor each step, as a data loop would.
+W3: 500 elementwise ops on 1,000 elements (mul, add, tanh in turn), then backward.
+
+Each measurement is the median of several rounds; the rounds of "off" and "on"
+alternate, so a machine that slows down part-way hurts both alike. Targets: tracing
+on costs at most 1.25x on W2; tracing off costs nothing (the engine's seam is one
+``is None`` check per op, which this branch does not change).
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+import ag_jupyter as ag  # noqa: E402
+
+
+def make_w2(batches: int = 4):
+    ag.manual_seed(0)
+    data = ag.randn(256 * batches, 784)
+    labels = ag.randint(0, 10, (256 * batches,))
+    rows = ag.arange(256)
+
+    def param(fan_in: int, *shape):
+        return (ag.randn(*shape) * (1.0 / fan_in ** 0.5)).requires_grad_()
+
+    params = [param(784, 784, 256), ag.zeros(256, requires_grad=True),
+              param(256, 256, 128), ag.zeros(128, requires_grad=True),
+              param(128, 128, 10), ag.zeros(10, requires_grad=True)]
+    state = {"batch": 0}
+
+    def step():
+        w1, b1, w2, b2, w3, b3 = params
+        k = state["batch"] = (state["batch"] + 1) % batches
+        x, y = data[k * 256:(k + 1) * 256], labels[k * 256:(k + 1) * 256]
+        h = (x @ w1 + b1).relu()
+        h = (h @ w2 + b2).relu()
+        logits = h @ w3 + b3
+        loss = -logits.log_softmax(1)[rows, y].mean()
+        loss.backward()
+        with ag.no_grad():
+            for p in params:
+                p -= 0.01 * p.grad
+                p.grad = None
+        return loss
+
+    return step
+
+
+def make_w3(length: int = 500, size: int = 1000):
+    ag.manual_seed(0)
+    x = ag.randn(size, requires_grad=True)
+
+    def step():
+        y = x
+        for i in range(length):
+            kind = i % 3
+            y = y * 0.999 if kind == 0 else (y + 0.001 if kind == 1 else y.tanh())
+        y.sum().backward()
+        x.grad = None
+
+    return step
+
+
+def timed(step, traced: bool, repeats: int) -> list:
+    """Seconds per call of ``step``; traced calls each run inside their own ag.trace()."""
+    times = []
+    for _ in range(repeats):
+        if traced:
+            start = time.perf_counter()
+            with ag.trace():
+                step()
+            times.append(time.perf_counter() - start)
+        else:
+            start = time.perf_counter()
+            step()
+            times.append(time.perf_counter() - start)
+    return times
+
+
+def compare(name: str, step, rounds: int, repeats: int) -> tuple:
+    step()  # warm up: caches, BLAS threads, first-call imports
+    with ag.trace():
+        step()
+    off, on = [], []
+    for _ in range(rounds):
+        off.extend(timed(step, False, repeats))
+        on.extend(timed(step, True, repeats))
+    m_off, m_on = statistics.median(off), statistics.median(on)
+    print(f"{name}: off {m_off * 1e3:8.2f} ms   on {m_on * 1e3:8.2f} ms   ratio {m_on / m_off:5.2f}x"
+          f"   ({len(off)} runs each)")
+    return m_off, m_on
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=8)
+    parser.add_argument("--quick", action="store_true", help="fewer runs (a smoke test)")
+    args = parser.parse_args()
+    rounds = 2 if args.quick else args.rounds
+    print(f"ag_jupyter {ag.__version__}, Python {sys.version.split()[0]}")
+    off2, on2 = compare("W2 MLP step (256x784-256-128-10)", make_w2(), rounds, 5)
+    compare("W3 500-op chain (1,000 elements)", make_w3(), rounds, 3)
+    print(f"target W2 on/off <= 1.25x: {'met' if on2 / off2 <= 1.25 else 'NOT met'}")
+
+
+if __name__ == "__main__":
+    main()
