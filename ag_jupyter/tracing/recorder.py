@@ -201,11 +201,9 @@ class Recorder(Records):
         if not self._scope:  # the outermost module names every parameter, used or not
             named = getattr(module, "named_parameters", None)
             for name, p in (named() if callable(named) else ()):
-                tensor_id = self.tensor_id(p)
-                full = f"{path}.{name}" if path else name
-                record = self.by_id[tensor_id]
-                record.setdefault("label", full)
-                record["param"] = full
+                record = self.by_id[self.tensor_id(p)]
+                record.setdefault("label", name)  # as named_parameters() and state_dict() name it
+                record["param"] = name
         self._scope.append(path or None)
 
     def _module_exit(self, path: str, module) -> None:

@@ -80,7 +80,7 @@ def _json_number(value: float):
 
 def _stat(value) -> float | None:
     value = float(value)
-    return float(f"{value:.6g}") if math.isfinite(value) else None
+    return float(f"{value:.7g}") if math.isfinite(value) else None  # a float32 has 7 digits
 
 
 def summarize(array, exact: bool = False):
@@ -252,7 +252,8 @@ def _preview(grid, step) -> dict:
     else:
         low = high = 0.0
     scale = 254.0 / (high - low) if high > low else 0.0
-    scaled = numpy.nan_to_num((values - low) * scale, nan=0.0, posinf=254.0, neginf=0.0)
+    with numpy.errstate(all="ignore"):  # inf * 0 and the like: the tracer never warns
+        scaled = numpy.nan_to_num((values - low) * scale, nan=0.0, posinf=254.0, neginf=0.0)
     codes = numpy.rint(numpy.clip(scaled, 0, 254)).astype(numpy.uint8)
     codes[numpy.isnan(values)] = 255
     return {"rows": int(grid.shape[0]), "cols": int(grid.shape[1]), "step": step,
