@@ -29,10 +29,12 @@ def _summary(t):
 class trace_torch:  # noqa: N801 - a context manager named like the function users call
     """Record the graphs and backward order of PyTorch backward calls in the block."""
 
-    def __init__(self, title: str | None = None):
+    def __init__(self, title: str | None = None, params=None):
+        """``params`` names leaves, as ``from_torch``'s does (``model.named_parameters()``)."""
         self.torch = require_torch("ag.trace_torch")
         self.records = Records(title, "torch")
-        self.graph = TorchGraph(self.records)
+        self.params = dict(params.items() if hasattr(params, "items") else (params or ()))
+        self.graph = TorchGraph(self.records, self.params)
         self._mode = None
 
     def __enter__(self) -> "trace_torch":
@@ -44,6 +46,7 @@ class trace_torch:  # noqa: N801 - a context manager named like the function use
         self._mode.__exit__(exc_type, exc, tb)
         self._mode = None
         self.graph = TorchGraph(self.records)  # let go of PyTorch's nodes and leaves
+        self.params = {}
         if exc is not None:
             self.records.events.append({"type": "error", "error_type": type(exc).__name__,
                                         "message": str(exc)})
