@@ -39,7 +39,7 @@ SMALL = 64
 SAMPLE = 1024
 PREVIEW = 32
 
-_MIN, _MAX = numpy.minimum.reduce, numpy.maximum.reduce  # the ufuncs: no Python wrapper
+_dot = numpy.dot
 _names: dict = {}  # dtype -> its name (NumPy computes dtype.name in Python, slowly)
 _BLAS = {numpy.dtype(numpy.float32): True, numpy.dtype(numpy.float64): True}  # dot-able as they are
 
@@ -120,11 +120,10 @@ class Large:
                  "sampled", "_json")
 
     def __init__(self, array, exact: bool):
-        # Written for speed: this runs for every large tensor while the traced code runs.
-        shape = array.shape
-        self.shape = list(shape)
-        dtype = array.dtype
-        self.dtype = _names.get(dtype) or dtype_name(dtype)
+        # Written for speed: this runs for every large tensor while the traced code runs,
+        # so shape and dtype are kept as they are and turned into JSON later.
+        shape = self.shape = array.shape
+        self.dtype = array.dtype
         self.nan = self.inf = 0
         self.stats = self._json = None
         if 0 in array.strides:
@@ -133,28 +132,34 @@ class Large:
             distinct, repeats = array, 1
         self.repeats = repeats
         flat = distinct.reshape(-1)
-        if not _BLAS.get(dtype, False):  # ints, bools, float16: statistics in a type BLAS knows
-            flat = flat.astype(numpy.float64 if dtype.kind in "iu" else numpy.float32)
+        if not _BLAS.get(flat.dtype, False):  # ints, bools, float16: statistics in a type BLAS knows
+            flat = flat.astype(numpy.float64 if flat.dtype.kind in "iu" else numpy.float32)
         n = flat.shape[0]
-        self.sampled = n > SAMPLE
+        on_host = flat.__class__ is numpy.ndarray
         if n <= SAMPLE:  # one small copy serves everything, exactly
-            sample = self.sample = _host(flat).copy()
-            self.norm = None  # from the sample, when the document is built
+            self.sampled = False
+            sample = self.sample = flat.copy() if on_host else _host(flat)
+            squares = float(_dot(sample, sample))
+            if squares - squares != 0.0:  # not finite: some entry is NaN or inf
+                finite = self._count_nonfinite(sample, repeats, numpy)
+                squares = float(_dot(finite, finite))
+            self.norm = math.sqrt(squares * repeats)
             if repeats == 1:
                 self.grid, self.step = _grid(sample.reshape(shape), shape, True)
             else:
                 self.grid, self.step = _grid(array, shape, False)
-            self._count_nonfinite(sample, repeats, numpy)
             return
-        xp = numpy if flat.__class__ is numpy.ndarray else _array_module(flat)
+        self.sampled = True
+        xp = numpy if on_host else _array_module(flat)
         squares = float(xp.dot(flat, flat))
         if squares - squares != 0.0:  # not finite: some entry is NaN or inf
             flat = self._count_nonfinite(flat, repeats, xp)
             squares = float(xp.dot(flat, flat)) if flat.shape[0] else 0.0
         self.norm = math.sqrt(squares * repeats)
-        self.grid, self.step = _grid(array, shape, False)
+        grid, self.step = _grid(array, shape, False)
+        self.grid = grid
         # The preview's entries are a good enough sample when there are many of them.
-        self.sample = self.grid if self.grid.size >= SAMPLE // 2 else _host(flat[:: -(-n // SAMPLE)]).copy()
+        self.sample = grid if grid.size >= SAMPLE // 2 else _host(flat[:: -(-n // SAMPLE)]).copy()
         if exact:
             self._exact(flat, xp)
 
@@ -169,10 +174,9 @@ class Large:
         self.sampled = False
 
     def _count_nonfinite(self, flat, repeats: int, xp):
-        """Count NaN and inf exactly (only called when there are some); return the finite entries."""
+        """Count NaN and inf exactly (called when the sum of squares is not finite, which
+        a huge finite entry can cause too); return the finite entries."""
         ok = xp.isfinite(flat)
-        if bool(ok.all()):
-            return flat
         nan = int(xp.isnan(flat).sum())
         self.nan = nan * repeats
         self.inf = (int(flat.shape[0] - int(ok.sum())) - nan) * repeats
@@ -187,7 +191,7 @@ class Large:
     def _finish(self) -> dict:
         sample = self.sample.astype(numpy.float64)
         finite = sample[numpy.isfinite(sample)]
-        out = {"shape": self.shape, "dtype": self.dtype, "nan": self.nan, "inf": self.inf,
+        out = {"shape": list(self.shape), "dtype": dtype_name(self.dtype), "nan": self.nan, "inf": self.inf,
                "min": None, "max": None, "mean": None, "std": None, "norm": None, "sampled": self.sampled}
         if self.stats is not None:
             low, high, mean, std = self.stats
@@ -197,14 +201,13 @@ class Large:
             low = high = mean = std = None
         if low is not None:
             out.update(min=_stat(low), max=_stat(high), mean=_stat(mean), std=_stat(std))
-        norm = self.norm if self.norm is not None else math.sqrt(float(finite @ finite) * self.repeats)
-        out["norm"] = _stat(norm)
+        out["norm"] = _stat(self.norm)
         if self.grid is not None:
             out["preview"] = _preview(self.grid, self.step)
         return out
 
     def __repr__(self) -> str:
-        return f"<summary {self.dtype}{self.shape}>"
+        return f"<summary {dtype_name(self.dtype)}{list(self.shape)}>"
 
 
 def _grid(array, shape, own: bool):
