@@ -149,8 +149,12 @@ class Recorder(Records):
         """What the node keeps for backward: inputs by position, its output (``node``
         None until the output has an id), or other tensors."""
         saved = []
-        for x in node.saved or ():
+        count = len(inputs)
+        for position, x in enumerate(node.saved or ()):
             if x.__class__ not in TENSOR_TYPES:
+                continue
+            if position < count and inputs[position] is x:  # ops save their inputs in order (x * x: 0, 1)
+                saved.append({"node": input_ids[position], "arg": position})
                 continue
             arg = 0
             for y in inputs:

@@ -85,14 +85,23 @@ class trace_torch:  # noqa: N801 - a context manager named like the function use
             tensor_id = graph.leaves[id(leaf)][1]
 
             def accumulated(grad_inputs, grad_outputs):
-                summary = _summary(leaf.grad)
-                records.by_id[tensor_id]["grad"] = summary
-                records.events.append({"type": "accumulate", "node": tensor_id, "grad": summary})
+                try:
+                    summary = _summary(leaf.grad)
+                    records.by_id[tensor_id]["grad"] = summary
+                    records.events.append({"type": "accumulate", "node": tensor_id, "grad": summary})
+                except Exception as error:  # noqa: BLE001 - never break PyTorch's backward
+                    records.warn(f"the tracer failed in a PyTorch hook: {type(error).__name__}: {error}")
             return accumulated
 
         op_id = graph.ops[id(fn)][1]
 
         def stepped(grad_inputs, grad_outputs):
+            try:
+                record(grad_inputs, grad_outputs)
+            except Exception as error:  # noqa: BLE001 - never break PyTorch's backward
+                records.warn(f"the tracer failed in a PyTorch hook: {type(error).__name__}: {error}")
+
+        def record(grad_inputs, grad_outputs):
             grad_output = _summary(grad_outputs[0]) if grad_outputs else None
             input_ids = graph.inputs[op_id]
             grads = [{"arg": arg, "node": input_ids[arg] if arg < len(input_ids) else None,
