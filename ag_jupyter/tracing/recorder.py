@@ -34,6 +34,8 @@ def _array(x):
 
 def constant(x):
     """A non-tensor op argument as JSON: a number, or its repr."""
+    if isinstance(x, numpy.generic) and x.size == 1:
+        x = x.item()
     if isinstance(x, (bool, int, float)):
         return x if x == x and x not in (float("inf"), float("-inf")) else repr(x)
     return repr(x)[:80]
