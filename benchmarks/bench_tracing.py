@@ -127,7 +127,7 @@ def compare(name: str, step, rounds: int, repeats: int) -> dict:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--rounds", type=int, default=8)
+    parser.add_argument("--rounds", type=int, default=16)
     parser.add_argument("--quick", action="store_true", help="fewer runs (a smoke test)")
     args = parser.parse_args()
     rounds = 2 if args.quick else args.rounds
