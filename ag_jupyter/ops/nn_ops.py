@@ -26,8 +26,9 @@ class Addmm(Op):
     arity = 3
     node_name = "AddmmBackward0"
     symbol = "addmm"
-    formula = (r"u = b + A B:\quad \bar b = \textstyle\sum_{\text{rows}} \bar u,\quad "
-               r"\bar A = \bar u B^\top,\quad \bar B = A^\top \bar u")
+    formula = (r"u = b + A B:\quad \frac{\partial L}{\partial b} = \textstyle\sum_{\text{rows}} "
+               r"\frac{\partial L}{\partial u},\quad \frac{\partial L}{\partial A} = \frac{\partial L}{\partial u} B^\top,"
+               r"\quad \frac{\partial L}{\partial B} = A^\top \frac{\partial L}{\partial u}")
 
     def forward(self, bias, mat1, mat2):
         x, w, b = mat1._data, mat2._data, bias._data
