@@ -23,7 +23,8 @@ from ..creation import random_array
 from ..ops.activation import LogSoftmax, Softmax
 from ..ops.elementwise import Mul, Relu, Sigmoid, Tanh
 from ..ops.nn_ops import Addmm, MseLoss, NllLoss, _type_name, check_reduction
-from ..tensor import TENSOR_TYPES, Tensor, _wrap, inplace as _inplace
+from ..tensor import TENSOR_TYPES, Tensor, _wrap
+from ..tensor_inplace import inplace as _inplace
 
 
 def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
