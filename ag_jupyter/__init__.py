@@ -30,6 +30,8 @@ from .ops.linalg import matmul, mm
 from .ops.reduction import argmax, argmin, max, mean, min, norm, std, sum, var
 from .ops.shape import cat, flatten, permute, reshape, squeeze, stack, transpose, unsqueeze
 
+from . import nn, optim  # noqa: E402 - after the tensor API they build on
+
 half, float, double, long, int = float16, float32, float64, int64, int32  # noqa: A001
 
 __version__ = "0.1.0"
@@ -49,3 +51,17 @@ def clone(input: Tensor) -> Tensor:
 
 def detach(input: Tensor) -> Tensor:
     return input.detach()
+
+
+# The tracing layer sits above the engine (the engine never imports it); it is
+# small and imports neither torch nor IPython, so it loads with the package.
+from .tracing import from_torch, trace, trace_torch  # noqa: E402
+
+
+def __getattr__(name: str):
+    # save/load import zipfile and json: only when first used, so `import ag_jupyter` stays light
+    if name in ("save", "load"):
+        from . import serialization
+
+        return getattr(serialization, name)
+    raise AttributeError(f"module 'ag_jupyter' has no attribute {name!r}")

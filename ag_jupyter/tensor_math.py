@@ -173,7 +173,7 @@ class TensorMath:
     def t(self):
         if self.ndim > 2:
             raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {self.ndim}D")
-        return shape.Transpose.apply(self, 0, -1) if self.ndim == 2 else self
+        return shape.T.apply(self) if self.ndim == 2 else self
 
     @property
     def T(self):

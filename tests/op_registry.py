@@ -214,6 +214,7 @@ CASES = [
     Case("flatten", unary(), lambda m, a: m.flatten(a), ("Reshape",)),
     Case("transpose", _transpose, lambda m, a, dim0, dim1: a.transpose(dim0, dim1), ("Transpose",)),
     Case("permute", _permutation, lambda m, a, dims: a.permute(*dims), ("Permute",)),
+    Case("t", _transpose, lambda m, a, dim0, dim1: a[0].t() if a.ndim == 3 else a.t(), ("T",)),
     Case("T", unary(), lambda m, a: a.permute(tuple(reversed(range(a.ndim)))) if m is not ag else a.T, ("Permute",)),
     Case("squeeze", unary(), lambda m, a: a.squeeze(), ("Squeeze",)),
     Case("unsqueeze", unary(), lambda m, a: a.unsqueeze(0), ("Unsqueeze",)),
@@ -230,6 +231,35 @@ CASES = [
     Case("setitem", _setitem, _run_setitem, ("SetIndex",)),
     Case("copy_", _setitem, _run_copy, ("Copy",)),
     Case("fill_", unary(), _run_fill, ("Fill",)),
+]
+
+def _linear(data):
+    n, k, m = (data.draw(st.integers(1, 3)) for _ in range(3))
+    return [data.draw(values((n, k))), data.draw(values((m, k))), data.draw(values((m,)))], {}
+
+
+def _mse(data):
+    shape = data.draw(small_shapes)
+    return [data.draw(values(shape)), data.draw(values(shape))], {
+        "reduction": data.draw(st.sampled_from(["mean", "sum", "none"]))}
+
+
+def _nll(data):
+    n, c = data.draw(st.integers(1, 4)), data.draw(st.integers(2, 4))
+    target = data.draw(hnp.arrays(np.int64, (n,), elements=st.integers(0, c - 1)))
+    return [data.draw(values((n, c)))], {"target": target,
+                                          "reduction": data.draw(st.sampled_from(["mean", "sum", "none"]))}
+
+
+def _functional(m):
+    return m.nn.functional
+
+
+CASES += [
+    Case("linear", _linear, lambda m, x, w, b: _functional(m).linear(x, w, b), ("Addmm",)),
+    Case("mse_loss", _mse, lambda m, a, t, reduction: _functional(m).mse_loss(a, t, reduction=reduction), ("MseLoss",)),
+    Case("nll_loss", _nll, lambda m, a, target, reduction: _functional(m).nll_loss(
+        a, m.as_tensor(target), reduction=reduction), ("NllLoss",)),
 ]
 
 # Ops reached only through others: checked by the cases named here.

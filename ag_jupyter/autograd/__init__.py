@@ -3,6 +3,7 @@ from .function import Function, FunctionCtx
 from .grad import grad
 from .grad_mode import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
 from .gradcheck import GradcheckError, gradcheck
+from .stepper import BackwardStepper, backward_stepper
 
 
 def Variable(data, requires_grad: bool = False, volatile: bool = False):  # noqa: N802 - old API
@@ -12,4 +13,5 @@ def Variable(data, requires_grad: bool = False, volatile: bool = False):  # noqa
 
 
 __all__ = ["Function", "FunctionCtx", "grad", "gradcheck", "GradcheckError", "Variable",
+           "backward_stepper", "BackwardStepper",
            "no_grad", "enable_grad", "set_grad_enabled", "is_grad_enabled"]

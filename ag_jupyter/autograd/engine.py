@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import heapq
 
+from ..backend import array_module
 from ..dtypes import from_numpy
 from ..ops.algebra import ARRAYS, TENSORS
 from . import hooks, state, versions
@@ -49,7 +50,7 @@ def _root_gradient(index: int, root, gradient, create_graph: bool):
                 f"grad can be implicitly created only for scalar outputs (this output has shape "
                 f"{list(root.shape)}; pass a gradient of that shape, e.g. .backward(ag.ones_like(out)))"
             )
-        ones = root._data * 0 + 1
+        ones = array_module(root._data).ones_like(root._data)  # not root*0+1: a NaN loss still seeds 1
         return _wrap(ones, False, None) if create_graph else ones
     if gradient.__class__ not in TENSOR_TYPES:
         from ..creation import tensor as make_tensor

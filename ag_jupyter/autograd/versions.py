@@ -6,12 +6,19 @@ in-place op has happened: keyed by the array that owns the memory, so views
 (which NumPy and CuPy chain through ``.base``) share it. A recorded node keeps
 the value of a global clock; backward looks at versions only if the clock moved
 since, so a program without in-place ops pays one integer store per op.
+
+Only the most recent changes of an array are remembered (older ones are counted),
+so a training loop that updates its weights in place for hours keeps a bounded
+history. A node older than every remembered change still sees that its saved
+value changed; only the exact "expected version" in the message is then a bound.
 """
 from __future__ import annotations
 
 import weakref
 
-_history: dict[int, list[int]] = {}  # id(owning array) -> clock value of each in-place change
+# id(owning array) -> [changes forgotten, clock value of each remembered change...]
+_history: dict[int, list[int]] = {}
+_KEEP = 16  # remembered changes per array, after pruning
 clock = 0
 
 
@@ -29,15 +36,23 @@ def bump(array) -> None:
     key = id(owner)
     changes = _history.get(key)
     if changes is None:
-        changes = _history[key] = []
+        changes = _history[key] = [0]
         weakref.finalize(owner, _history.pop, key, None)
     changes.append(clock)
+    if len(changes) > 2 * _KEEP + 1:
+        del changes[1:_KEEP + 1]
+        changes[0] += _KEEP
 
 
 def version(array) -> int:
-    return len(_history.get(id(_owner(array)), ()))
+    changes = _history.get(id(_owner(array)))
+    return 0 if changes is None else changes[0] + len(changes) - 1
 
 
 def version_at(array, moment: int) -> int:
-    """The version ``array`` had when the clock read ``moment``."""
-    return sum(1 for when in _history.get(id(_owner(array)), ()) if when <= moment)
+    """The version ``array`` had when the clock read ``moment`` (for a moment before the
+    remembered changes: the count of forgotten ones, still less than ``version``)."""
+    changes = _history.get(id(_owner(array)))
+    if changes is None:
+        return 0
+    return changes[0] + sum(1 for when in changes[1:] if when <= moment)

@@ -79,6 +79,16 @@ class Transpose(Op):
         return (F.swapaxes(grad, *self.pair) if grad.ndim else grad,)
 
 
+class T(Transpose):
+    """``t()`` of a matrix: PyTorch names its node TBackward0."""
+
+    __slots__ = ()
+    node_name = "TBackward0"
+
+    def forward(self, a):
+        return Transpose.forward(self, a, 0, 1)
+
+
 class Squeeze(Reshape):
     __slots__ = ("all_dims",)
     node_name = "SqueezeBackward0"

@@ -1,0 +1,24 @@
+"""``ag.nn``: modules, parameters, layers and losses with PyTorch's names and semantics.
+
+>>> import ag_jupyter as ag
+>>> model = ag.nn.Sequential(ag.nn.Linear(2, 8), ag.nn.Tanh(), ag.nn.Linear(8, 1))
+>>> loss = ag.nn.MSELoss()(model(ag.randn(5, 2)), ag.zeros(5, 1))
+>>> loss.backward()
+>>> model[0].weight.grad.shape
+ag.Size([8, 2])
+"""
+from . import functional, init
+from .activation import LogSoftmax, ReLU, Sigmoid, Softmax, Tanh
+from .container import ModuleList, Sequential
+from .dropout import Dropout
+from .flatten import Flatten
+from .linear import Identity, Linear
+from .loss import CrossEntropyLoss, MSELoss, NLLLoss
+from .module import Module
+from .parameter import Parameter
+
+__all__ = [
+    "Module", "Parameter", "Linear", "Identity", "Sequential", "ModuleList", "Flatten",
+    "ReLU", "Tanh", "Sigmoid", "Softmax", "LogSoftmax", "Dropout",
+    "MSELoss", "CrossEntropyLoss", "NLLLoss", "functional", "init",
+]

@@ -1,0 +1,259 @@
+"""Binary elementwise primitives, with NumPy broadcasting.
+
+Broadcasting is undone once, in ``Binary.backward`` (through ``algebra.sum_to``);
+no op handles it itself.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy
+
+from ..autograd.function import Op
+from ..backend import array_module
+from ..dtypes import default_float
+from .algebra import sum_to
+
+_F64 = numpy.dtype(numpy.float64)
+
+
+def _array(x):
+    return x._data if x.__class__ in TENSOR_TYPES else x
+
+
+def _plain(x):
+    """A NumPy scalar becomes a Python number, so it never upcasts a tensor either."""
+    return x.item() if isinstance(x, numpy.generic) else x
+
+
+def _needs_grad(x) -> bool:
+    return x.__class__ in TENSOR_TYPES and x._requires_grad
+
+
+def _shape(x) -> tuple:
+    return x.shape if x.__class__ in TENSOR_TYPES else ()
+
+
+def _keep_python_scalars_weak(out, x, y):
+    """NumPy turns int data with a float into float64; PyTorch uses the default float."""
+    if out.dtype is _F64 and getattr(x, "dtype", None) is not _F64 and getattr(y, "dtype", None) is not _F64:
+        return out.astype(default_float().numpy)
+    return out
+
+
+def broadcast_error(shape_a: tuple, shape_b: tuple) -> RuntimeError:
+    """PyTorch's wording for shapes that do not broadcast."""
+    ndim = max(len(shape_a), len(shape_b))
+    a = (1,) * (ndim - len(shape_a)) + tuple(shape_a)
+    b = (1,) * (ndim - len(shape_b)) + tuple(shape_b)
+    for dim in range(ndim - 1, -1, -1):
+        if a[dim] != b[dim] and a[dim] != 1 and b[dim] != 1:
+            return RuntimeError(
+                f"The size of tensor a ({a[dim]}) must match the size of tensor b ({b[dim]}) "
+                f"at non-singleton dimension {dim} (shapes {list(shape_a)} and {list(shape_b)})"
+            )
+    return RuntimeError(f"shapes {list(shape_a)} and {list(shape_b)} cannot be broadcast together")
+
+
+class Binary(Op):
+    """Two inputs that broadcast; ``local`` gives the gradients at the output's shape."""
+
+    __slots__ = ("shapes",)
+    arity = 2
+    ufunc = None
+
+    def forward(self, a, b):
+        if a.__class__ in TENSOR_TYPES:
+            x = a._data
+        else:
+            x = a = _plain(a)
+        if b.__class__ in TENSOR_TYPES:
+            y = b._data
+        else:
+            y = b = _plain(b)
+        out = self.ufunc(x, y)
+        if out.dtype is _F64:
+            out = _keep_python_scalars_weak(out, x, y)
+        # Only a tensor input can need its gradient summed back (a number gets none).
+        shape = out.shape
+        shape_a = x.shape if x is not a else None
+        shape_b = y.shape if y is not b else None
+        self.shapes = None if (shape_a is None or shape_a == shape) and (
+            shape_b is None or shape_b == shape) else (shape_a, shape_b)
+        self.remember(a, b, out)
+        return out
+
+    def remember(self, a, b, out) -> None:
+        """Keep what backward needs; most ops keep both inputs."""
+        self.saved = (a, b)
+
+    @classmethod
+    def explain(cls, args, error):
+        if isinstance(error, ValueError) and "broadcast" in str(error):
+            return broadcast_error(_shape(args[0]), _shape(args[1]))
+        return None
+
+    def backward(self, F, grad):
+        grad_a, grad_b = self.local(F, grad)
+        if self.shapes is not None:
+            shape_a, shape_b = self.shapes
+            if grad_a is not None and shape_a is not None:
+                grad_a = sum_to(F, grad_a, shape_a)
+            if grad_b is not None and shape_b is not None:
+                grad_b = sum_to(F, grad_b, shape_b)
+        return grad_a, grad_b
+
+
+class Add(Binary):
+    __slots__ = ()
+    node_name = "AddBackward0"
+    symbol = "+"
+    ufunc = numpy.add
+    formula = r"\frac{\partial u}{\partial a} = 1,\quad \frac{\partial u}{\partial b} = 1"
+
+    def remember(self, a, b, out):
+        pass
+
+    def local(self, F, grad):
+        return grad, grad
+
+
+class Sub(Binary):
+    __slots__ = ()
+    node_name = "SubBackward0"
+    symbol = "−"
+    ufunc = numpy.subtract
+    formula = r"\frac{\partial u}{\partial a} = 1,\quad \frac{\partial u}{\partial b} = -1"
+
+    def remember(self, a, b, out):
+        pass
+
+    def local(self, F, grad):
+        return grad, (-grad if self._next[1] is not None else None)
+
+
+class Mul(Binary):
+    __slots__ = ()
+    node_name = "MulBackward0"
+    symbol = "×"
+    ufunc = numpy.multiply
+    formula = r"\frac{\partial u}{\partial a} = b,\quad \frac{\partial u}{\partial b} = a"
+
+    def remember(self, a, b, out):
+        # Keep a only if b needs it for its gradient, and b only if a does (as PyTorch):
+        # an in-place change of something not needed must not break backward.
+        self.saved = (a if _needs_grad(b) else None, b if _needs_grad(a) else None)
+
+    def local(self, F, grad):
+        a, b = self.saved
+        follow_a, follow_b = self._next
+        return (grad * F.value(b) if follow_a is not None else None,
+                grad * F.value(a) if follow_b is not None else None)
+
+
+class Div(Binary):
+    __slots__ = ()
+    node_name = "DivBackward0"
+    symbol = "÷"
+    ufunc = numpy.true_divide
+    formula = r"\frac{\partial u}{\partial a} = \frac{1}{b},\quad \frac{\partial u}{\partial b} = -\frac{a}{b^2}"
+
+    def remember(self, a, b, out):
+        self.saved = (a if _needs_grad(b) else None, b)
+
+    def local(self, F, grad):
+        a, b = self.saved
+        b = F.value(b)
+        follow_a, follow_b = self._next
+        grad_a = grad / b if follow_a is not None else None
+        grad_b = -grad * F.value(a) / (b * b) if follow_b is not None else None
+        return grad_a, grad_b
+
+
+class Pow(Binary):
+    __slots__ = ("out",)
+    saves_output = True
+    node_name = "PowBackward0"
+    symbol = "^"
+    ufunc = numpy.power
+    formula = r"\frac{\partial u}{\partial a} = b\,a^{b-1},\quad \frac{\partial u}{\partial b} = a^b \ln a"
+
+    def name(self) -> str:
+        # PyTorch: PowBackward0 for a number exponent, 1 for tensor ** tensor, 2 for number ** tensor.
+        if not self.saved or self.saved[1].__class__ not in TENSOR_TYPES:
+            return "PowBackward0"
+        return "PowBackward1" if self.saved[0].__class__ in TENSOR_TYPES else "PowBackward2"
+
+    def remember(self, a, b, out):
+        self.saved = (a, b)
+        self.out = out
+
+    def local(self, F, grad):
+        a, b = self.saved
+        a, b = F.value(a), F.value(b)
+        follow_a, follow_b = self._next
+        grad_a = grad * b * a ** (b - 1) if follow_a is not None else None
+        grad_b = None
+        if follow_b is not None:
+            # log a is undefined at a <= 0, where PyTorch's gradient is 0; keep it finite there
+            if isinstance(a, (int, float)):
+                safe_log = math.log(a) if a > 0 else 0.0
+            else:
+                safe_log = F.log(F.where(a > 0, a, a * 0 + 1))
+            grad_b = grad * F.output(self) * safe_log
+        return grad_a, grad_b
+
+
+class Maximum(Binary):
+    __slots__ = ()
+    node_name = "MaximumBackward0"
+    symbol = "max"
+    ufunc = numpy.maximum
+    formula = r"\frac{\partial u}{\partial a} = [a > b] + \tfrac12[a = b],\quad \frac{\partial u}{\partial b} = [b > a] + \tfrac12[a = b]"
+
+    def local(self, F, grad):
+        a, b = (F.value(v) for v in self.saved)
+        half_ties = (a == b) * 0.5
+        return grad * ((a > b) + half_ties), grad * ((b > a) + half_ties)
+
+
+class Minimum(Binary):
+    __slots__ = ()
+    node_name = "MinimumBackward0"
+    symbol = "min"
+    ufunc = numpy.minimum
+    formula = r"\frac{\partial u}{\partial a} = [a < b] + \tfrac12[a = b],\quad \frac{\partial u}{\partial b} = [b < a] + \tfrac12[a = b]"
+
+    def local(self, F, grad):
+        a, b = (F.value(v) for v in self.saved)
+        half_ties = (a == b) * 0.5
+        return grad * ((a < b) + half_ties), grad * ((b < a) + half_ties)
+
+
+class Where(Binary):
+    """``where(condition, a, b)``: the condition is a parameter, not an input."""
+
+    __slots__ = ("condition",)
+    node_name = "WhereBackward0"
+    symbol = "where"
+    formula = r"\frac{\partial u}{\partial a} = [c],\quad \frac{\partial u}{\partial b} = [\lnot c]"
+
+    def forward(self, a, b, condition):
+        cond = _array(condition)
+        x, y = _array(a), _array(b)
+        out = array_module(cond).where(cond, x, y)
+        if out.dtype is _F64:
+            out = _keep_python_scalars_weak(out, x, y)
+        self.condition = cond
+        shape_a = x.shape if x is not a else None
+        shape_b = y.shape if y is not b else None
+        self.shapes = None if shape_a == shape_b == out.shape else (shape_a, shape_b)
+        return out
+
+    def local(self, F, grad):
+        cond = F.constant(self.condition)
+        zero = grad * 0
+        return F.where(cond, grad, zero), F.where(cond, zero, grad)
+
+
+from ..tensor import TENSOR_TYPES  # noqa: E402

@@ -1,0 +1,210 @@
+"""The primitives ``nn.functional`` needs that PyTorch draws as one node.
+
+``linear`` on a batch is ``AddmmBackward0``, ``mse_loss`` is ``MseLossBackward0`` and
+``nll_loss`` is ``NllLossBackward0`` in PyTorch's graphs, so each is one op here.
+Everything else in ``nn`` (dropout, cross-entropy, softmax...) is composed from
+existing ops.
+"""
+from __future__ import annotations
+
+from ..autograd.function import Op
+from ..backend import array_module
+from ..dtypes import of_array
+from .algebra import sum_to
+
+
+def _type_name(array) -> str:
+    """PyTorch's scalar type name in messages: Float, Double, Long..."""
+    return {"float16": "Half", "float32": "Float", "float64": "Double", "int32": "Int",
+            "int64": "Long", "bool": "Bool"}[of_array(array).name]
+
+
+class Addmm(Op):
+    """``bias + mat1 @ mat2`` (``torch.addmm``): a linear layer on a batch of rows."""
+
+    __slots__ = ("bias_shape",)
+    arity = 3
+    node_name = "AddmmBackward0"
+    symbol = "addmm"
+    formula = (r"u = b + A B:\quad \frac{\partial L}{\partial b} = \textstyle\sum_{\text{rows}} "
+               r"\frac{\partial L}{\partial u},\quad \frac{\partial L}{\partial A} = \frac{\partial L}{\partial u} B^\top,"
+               r"\quad \frac{\partial L}{\partial B} = A^\top \frac{\partial L}{\partial u}")
+
+    def forward(self, bias, mat1, mat2):
+        x, w, b = mat1._data, mat2._data, bias._data
+        if x.ndim != 2 or w.ndim != 2:
+            raise RuntimeError(f"addmm: mat1 and mat2 must be matrices, got {x.ndim}D and {w.ndim}D "
+                               f"(shapes {list(x.shape)} and {list(w.shape)})")
+        if x.shape[1] != w.shape[0]:
+            raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied "
+                               f"({x.shape[0]}x{x.shape[1]} and {w.shape[0]}x{w.shape[1]})")
+        if x.dtype != w.dtype:
+            raise RuntimeError(f"mat1 and mat2 must have the same dtype, but got "
+                               f"{_type_name(x)} and {_type_name(w)}")
+        if b.dtype != w.dtype:
+            raise RuntimeError(f"self and mat2 must have the same dtype, but got "
+                               f"{_type_name(b)} and {_type_name(w)}")
+        out = x @ w
+        out += b  # in place: one temporary fewer; raises if the bias does not broadcast
+        self.saved = (mat1, mat2)
+        self.bias_shape = b.shape
+        return out
+
+    @classmethod
+    def explain(cls, args, error):
+        if isinstance(error, ValueError) and "broadcast" in str(error):
+            return RuntimeError(f"addmm: the bias of shape {list(args[0].shape)} does not broadcast "
+                                f"to the product's shape [{args[1].shape[0]}, {args[2].shape[1]}]")
+        return None
+
+    def backward(self, F, grad):
+        follow_bias, follow_1, follow_2 = self._next
+        mat1, mat2 = self.saved
+        return (sum_to(F, grad, self.bias_shape) if follow_bias is not None else None,
+                grad @ F.value(mat2).T if follow_1 is not None else None,
+                # (gᵀA)ᵀ, not Aᵀg: for a weight seen through .t() the product then comes out
+                # in the weight's own layout, which BLAS computes faster.
+                (grad.T @ F.value(mat1)).T if follow_2 is not None else None)
+
+
+def _reduce(values, reduction: str):
+    if reduction == "mean":
+        return values.mean()
+    if reduction == "sum":
+        return values.sum()
+    return values
+
+
+def check_reduction(reduction: str) -> str:
+    if reduction not in ("mean", "sum", "none"):
+        raise ValueError(f"{reduction} is not a valid value for reduction")
+    return reduction
+
+
+class MseLoss(Op):
+    """Mean (or sum, or each) of ``(input - target) ** 2``."""
+
+    __slots__ = ("reduction", "count", "shapes")
+    arity = 2
+    node_name = "MseLossBackward0"
+    symbol = "MSE"
+    formula = (r"u = \tfrac{1}{n}\textstyle\sum_i (a_i - t_i)^2:\quad "
+               r"\frac{\partial u}{\partial a_i} = \tfrac{2}{n}(a_i - t_i) = -\frac{\partial u}{\partial t_i}")
+
+    def forward(self, input, target, reduction):
+        x, t = input._data, target._data
+        diff = x - t
+        self.reduction = reduction
+        self.count = diff.size
+        self.shapes = (x.shape, t.shape) if x.shape != t.shape else None
+        self.saved = (input, target)
+        return _reduce(diff * diff, reduction)
+
+    def backward(self, F, grad):
+        input, target = self.saved
+        diff = F.value(input) - F.value(target)
+        scale = 2.0 / self.count if self.reduction == "mean" else 2.0
+        local = diff * (grad * scale)  # grad is a scalar unless reduction="none"
+        follow_input, follow_target = self._next
+        grad_input = local if follow_input is not None else None
+        grad_target = -local if follow_target is not None else None
+        if self.shapes is not None:
+            grad_input = None if grad_input is None else sum_to(F, grad_input, self.shapes[0])
+            grad_target = None if grad_target is None else sum_to(F, grad_target, self.shapes[1])
+        return grad_input, grad_target
+
+
+class NllLoss(Op):
+    """Negative log-likelihood of class indices: ``-input[i, target[i]]``, weighted.
+
+    ``input`` is ``(C,)``, ``(N, C)`` or ``(N, C, d1, ...)`` (classes on dim 1);
+    ``target`` holds class indices, ``ignore_index`` entries contribute nothing, and
+    ``mean`` divides by the total weight of the targets that count, as PyTorch does.
+    Internally every case is a table of rows ``(M, C)`` with one target per row.
+    """
+
+    __slots__ = ("target", "weights", "total", "reduction", "in_shape", "dtype")
+    node_name = "NllLossBackward0"
+    symbol = "NLL"
+    formula = (r"u = -\frac{\sum_i w_{t_i}\, a_{i,t_i}}{\sum_i w_{t_i}}:\quad "
+               r"\frac{\partial u}{\partial a_{i,c}} = -\frac{w_{t_i}\,[c = t_i]}{\sum_j w_{t_j}}")
+
+    def forward(self, input, target, weight, ignore_index, reduction):
+        x = input._data
+        t = target._data if target.__class__ in TENSOR_TYPES else target
+        xp = array_module(x)
+        _check_target(x, t)
+        rows, classes = _rows(x), x.shape[0 if x.ndim == 1 else 1]
+        flat = t.reshape(-1)
+        ignored = flat == ignore_index
+        any_ignored = bool(ignored.any())
+        safe = xp.where(ignored, 0, flat) if any_ignored else flat
+        if safe.size and (int(safe.min()) < 0 or int(safe.max()) >= classes):
+            bad = safe[(safe < 0) | (safe >= classes)][0]
+            raise IndexError(f"Target {int(bad)} is out of bounds.")
+        w = None  # None: every target weighs 1 (the common case, kept cheap)
+        if weight is not None or any_ignored:
+            w = weight._data[safe] if weight is not None else xp.ones(safe.shape, x.dtype)
+            if any_ignored:
+                w = w * ~ignored
+        picked = rows[xp.arange(safe.size), safe]
+        losses = -picked if w is None else -picked * w
+        self.target, self.weights, self.reduction = safe, w, reduction
+        self.in_shape, self.dtype = x.shape, x.dtype
+        if reduction == "mean":
+            self.total = safe.size if w is None else w.sum()
+            return losses.sum() / self.total
+        if reduction == "sum":
+            return losses.sum()
+        return losses.reshape(t.shape)
+
+    def backward(self, F, grad):
+        xp = array_module(self.target)
+        count = self.target.size
+        scale = -1.0 if self.weights is None else -self.weights
+        if self.reduction == "mean":
+            scale = scale / self.total
+        local = xp.zeros((count, self.in_shape[0 if len(self.in_shape) == 1 else 1]), self.dtype)
+        local[xp.arange(count), self.target] = scale
+        local = _unrows(local, self.in_shape)
+        if self.reduction == "none":  # one gradient per sample, spread over its classes
+            dim = 0 if len(self.in_shape) == 1 else 1
+            grad = F.reshape(grad, tuple(1 if i == dim else s for i, s in enumerate(self.in_shape)))
+        return (grad * F.constant(local),)
+
+
+def _rows(x):
+    """``x`` as ``(M, C)``: one row of class scores per target."""
+    if x.ndim == 1:
+        return x.reshape(1, -1)
+    if x.ndim == 2:
+        return x
+    return array_module(x).moveaxis(x, 1, -1).reshape(-1, x.shape[1])
+
+
+def _unrows(rows, shape: tuple):
+    """Undo ``_rows``: back to ``shape``, classes on dim 1 (or 0 for one sample)."""
+    if len(shape) <= 2:
+        return rows.reshape(shape)
+    moved = rows.reshape((shape[0],) + tuple(shape[2:]) + (shape[1],))
+    return array_module(rows).moveaxis(moved, -1, 1)
+
+
+def _check_target(x, t) -> None:
+    if t.dtype.kind not in "iu":
+        raise RuntimeError(f"expected target dtype to be Long or Byte, but got {_type_name(t)}")
+    if x.ndim == 1:
+        if t.ndim != 0:
+            raise ValueError(f"Expected target of shape [] for input of shape {list(x.shape)}, "
+                             f"got {list(t.shape)}")
+        return
+    if x.shape[0] != (t.shape[0] if t.ndim else -1):
+        raise ValueError(f"Expected input batch_size ({x.shape[0]}) to match target batch_size "
+                         f"({t.shape[0] if t.ndim else 0}).")
+    expected = (x.shape[0],) + x.shape[2:]
+    if t.shape != expected:
+        raise RuntimeError(f"Expected target of shape {list(expected)} for input of shape "
+                           f"{list(x.shape)}, got {list(t.shape)}")
+
+
+from ..tensor import TENSOR_TYPES  # noqa: E402

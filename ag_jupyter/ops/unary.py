@@ -1,0 +1,175 @@
+"""Unary elementwise primitives: exp, log, tanh, relu, ..."""
+from __future__ import annotations
+
+import numpy
+
+from ..autograd.function import Op
+from ..backend import array_module
+
+
+class Unary(Op):
+    __slots__ = ()
+    ufunc = None
+
+    def forward(self, a):
+        self.saved = (a,)
+        return self.ufunc(a._data)
+
+
+class UnaryOnOutput(Op):
+    """Unary ops whose derivative is cheapest from their output (exp, tanh, ...)."""
+
+    __slots__ = ("out",)
+    saves_output = True
+    ufunc = None
+
+    def forward(self, a):
+        out = self.out = self.ufunc(a._data)
+        return out
+
+
+class Neg(Unary):
+    __slots__ = ()
+    node_name = "NegBackward0"
+    symbol = "−"
+    ufunc = numpy.negative
+    formula = r"\frac{\partial u}{\partial a} = -1"
+
+    def forward(self, a):
+        return numpy.negative(a._data)
+
+    def backward(self, F, grad):
+        return (-grad,)
+
+
+class Exp(UnaryOnOutput):
+    __slots__ = ()
+    node_name = "ExpBackward0"
+    symbol = "exp"
+    ufunc = numpy.exp
+    formula = r"\frac{\partial u}{\partial a} = e^{a} = u"
+
+    def backward(self, F, grad):
+        return (grad * F.output(self),)
+
+
+class Log(Unary):
+    __slots__ = ()
+    node_name = "LogBackward0"
+    symbol = "log"
+    ufunc = numpy.log
+    formula = r"\frac{\partial u}{\partial a} = \frac{1}{a}"
+
+    def backward(self, F, grad):
+        return (grad / F.value(self.saved[0]),)
+
+
+class Sqrt(UnaryOnOutput):
+    __slots__ = ()
+    node_name = "SqrtBackward0"
+    symbol = "√"
+    ufunc = numpy.sqrt
+    formula = r"\frac{\partial u}{\partial a} = \frac{1}{2\sqrt{a}}"
+
+    def backward(self, F, grad):
+        return (grad / (2 * F.output(self)),)
+
+
+class Abs(Unary):
+    __slots__ = ()
+    node_name = "AbsBackward0"
+    symbol = "|·|"
+    ufunc = numpy.abs
+    formula = r"\frac{\partial u}{\partial a} = \operatorname{sign}(a)"
+
+    def backward(self, F, grad):
+        return (grad * F.sign(F.value(self.saved[0])),)
+
+
+class Sin(Unary):
+    __slots__ = ()
+    node_name = "SinBackward0"
+    symbol = "sin"
+    ufunc = numpy.sin
+    formula = r"\frac{\partial u}{\partial a} = \cos a"
+
+    def backward(self, F, grad):
+        return (grad * F.cos(F.value(self.saved[0])),)
+
+
+class Cos(Unary):
+    __slots__ = ()
+    node_name = "CosBackward0"
+    symbol = "cos"
+    ufunc = numpy.cos
+    formula = r"\frac{\partial u}{\partial a} = -\sin a"
+
+    def backward(self, F, grad):
+        return (-grad * F.sin(F.value(self.saved[0])),)
+
+
+class Tanh(UnaryOnOutput):
+    __slots__ = ()
+    node_name = "TanhBackward0"
+    symbol = "tanh"
+    ufunc = numpy.tanh
+    formula = r"\frac{\partial u}{\partial a} = 1 - \tanh^2 a = 1 - u^2"
+
+    def backward(self, F, grad):
+        out = F.output(self)
+        return (grad * (1 - out * out),)
+
+
+def _sigmoid(x):
+    # exp of a negative number only, so large |x| never overflows
+    xp = array_module(x)
+    e = xp.exp(-xp.abs(x))
+    return xp.where(x >= 0, 1 / (1 + e), e / (1 + e)).astype(x.dtype, copy=False)
+
+
+class Sigmoid(UnaryOnOutput):
+    __slots__ = ()
+    node_name = "SigmoidBackward0"
+    symbol = "σ"
+    ufunc = staticmethod(_sigmoid)
+    formula = r"\frac{\partial u}{\partial a} = \sigma(a)\,(1 - \sigma(a)) = u(1-u)"
+
+    def backward(self, F, grad):
+        out = F.output(self)
+        return (grad * out * (1 - out),)
+
+
+class Relu(UnaryOnOutput):
+    __slots__ = ()
+    node_name = "ReluBackward0"
+    symbol = "relu"
+    formula = r"\frac{\partial u}{\partial a} = [a > 0]"
+
+    @staticmethod
+    def ufunc(x):
+        return numpy.maximum(x, 0)
+
+    def backward(self, F, grad):
+        return (grad * (F.output(self) > 0),)
+
+
+class Clamp(Op):
+    __slots__ = ("low", "high")
+    node_name = "ClampBackward1"
+    symbol = "clamp"
+    formula = r"\frac{\partial u}{\partial a} = [\min \le a \le \max]"
+
+    def forward(self, a, low=None, high=None):
+        if low is None and high is None:
+            raise RuntimeError("clamp: at least one of 'min' or 'max' must not be None")
+        self.saved = (a,)
+        self.low, self.high = low, high
+        return numpy.clip(a._data, low, high).astype(a._data.dtype, copy=False)
+
+    def backward(self, F, grad):
+        a = F.value(self.saved[0])
+        inside = (a >= self.low) if self.low is not None else None
+        if self.high is not None:
+            below = a <= self.high
+            inside = below if inside is None else inside * below
+        return (grad * inside,)

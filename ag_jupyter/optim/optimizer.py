@@ -1,0 +1,158 @@
+"""``Optimizer``: parameter groups, per-parameter state, and saving both.
+
+A subclass defines ``step()``. Updates work on the parameters' arrays in place,
+under no_grad, and bump their version counters as PyTorch's do, so a graph that
+saved a weight before the step refuses to backward through the changed value.
+State tensors (momentum and the like) are made with the parameter's own array
+module, so they live on the parameter's device.
+"""
+from __future__ import annotations
+
+import itertools
+import warnings
+
+from ..autograd import versions
+from ..autograd.grad_mode import enable_grad
+from ..backend import array_module, move
+from ..nn.module import zero_in_place
+from ..tensor import TENSOR_TYPES, Tensor, _wrap
+
+
+class Optimizer:
+    """Base class: holds ``param_groups`` (dicts with ``'params'`` and hyperparameters)
+    and ``state`` (parameter -> dict of its buffers)."""
+
+    def __init__(self, params, defaults: dict) -> None:
+        self.defaults = defaults
+        self.state: dict = {}
+        self.param_groups: list[dict] = []
+        if params.__class__ in TENSOR_TYPES:
+            raise TypeError(f"params argument given to the optimizer should be an iterable of Tensors "
+                            f"or dicts, but got ag.{params.dtype.tensor_type}")
+        groups = list(params)
+        if not groups:
+            raise ValueError("optimizer got an empty parameter list")
+        if not isinstance(groups[0], dict):
+            groups = [{"params": groups}]
+        for group in groups:
+            self.add_param_group(group)
+
+    def add_param_group(self, param_group: dict) -> None:
+        """Add a group of parameters with its own hyperparameters (missing ones take the defaults)."""
+        if not isinstance(param_group, dict):
+            raise TypeError(f"param_group must be a dict, but got {type(param_group).__name__}")
+        params = param_group["params"]
+        if params.__class__ in TENSOR_TYPES:
+            params = [params]
+        elif isinstance(params, set):
+            raise TypeError("optimizer parameters need to be organized in ordered collections, but the "
+                            "ordering of tensors in sets will change between runs. Please use a list instead.")
+        params = list(params)
+        for param in params:
+            if param.__class__ not in TENSOR_TYPES:
+                raise TypeError(f"optimizer can only optimize Tensors, but one of the params is "
+                                f"{type(param).__name__}")
+            if param.grad_fn is not None:
+                raise ValueError("can't optimize a non-leaf Tensor")
+        if len({id(p) for p in params}) != len(params):
+            warnings.warn("optimizer contains a parameter group with duplicate parameters; "
+                          "in future, this will cause an error", stacklevel=3)
+        group = dict(param_group, params=params)
+        for name, default in self.defaults.items():
+            group.setdefault(name, default)
+        taken = {id(p) for g in self.param_groups for p in g["params"]}
+        if any(id(p) in taken for p in params):
+            raise ValueError("some parameters appear in more than one parameter group")
+        self.param_groups.append(group)
+
+    def zero_grad(self, set_to_none: bool = True) -> None:
+        """Forget every parameter's gradient (``None``, or zeros with ``set_to_none=False``)."""
+        for group in self.param_groups:
+            for param in group["params"]:
+                if param.grad is None:
+                    continue
+                if set_to_none:
+                    param.grad = None
+                else:
+                    zero_in_place(param.grad)
+
+    def step(self, closure=None):  # pragma: no cover - every optimizer defines it
+        raise NotImplementedError
+
+    @staticmethod
+    def _evaluate(closure):
+        if closure is None:
+            return None
+        with enable_grad():
+            return closure()
+
+    # ----- saving ---------------------------------------------------------------------
+    def state_dict(self) -> dict:
+        """``{'state': {index: {...}}, 'param_groups': [{..., 'params': [index, ...]}]}``,
+        parameters numbered in group order, as PyTorch does. Tensors are shared, not copied."""
+        numbering: dict = {}
+        groups = []
+        for group in self.param_groups:
+            for param in group["params"]:
+                numbering.setdefault(id(param), len(numbering))
+            packed = {k: v for k, v in group.items() if k != "params"}
+            packed["params"] = [numbering[id(p)] for p in group["params"]]
+            groups.append(packed)
+        state = {numbering[id(p)]: dict(s) for p, s in self.state.items() if id(p) in numbering}
+        return {"state": state, "param_groups": groups}
+
+    def load_state_dict(self, state_dict: dict) -> None:
+        """Take the hyperparameters and state of ``state_dict`` (from ``state_dict()``,
+        possibly through ``ag.save``/``ag.load``). Checks everything before changing anything."""
+        saved_groups = state_dict["param_groups"]
+        if len(saved_groups) != len(self.param_groups):
+            raise ValueError("loaded state dict has a different number of parameter groups")
+        if any(len(g["params"]) != len(s["params"]) for g, s in zip(self.param_groups, saved_groups)):
+            raise ValueError("loaded state dict contains a parameter group that doesn't match the "
+                             "size of optimizer's group")
+        by_index = dict(zip(itertools.chain.from_iterable(s["params"] for s in saved_groups),
+                            itertools.chain.from_iterable(g["params"] for g in self.param_groups)))
+        new_state = {}
+        for index, saved in state_dict["state"].items():
+            param = by_index.get(index)
+            if param is not None:
+                new_state[param] = {k: _state_value(k, v, param, index) for k, v in saved.items()}
+        self.state = new_state
+        self.param_groups = [dict(saved, params=group["params"])
+                             for group, saved in zip(self.param_groups, saved_groups)]
+
+    def __repr__(self) -> str:
+        lines = [type(self).__name__ + " ("]
+        for i, group in enumerate(self.param_groups):
+            if i:
+                lines.append("")
+            lines.append(f"Parameter Group {i}")
+            lines.extend(f"    {key}: {group[key]}" for key in sorted(group) if key != "params")
+        return "\n".join(lines + [")"])
+
+
+def _state_value(key: str, value, param: Tensor, index):
+    """A copy of a saved state entry, on the parameter's device and (floats) dtype."""
+    if value.__class__ not in TENSOR_TYPES:
+        return value
+    array = value._data
+    if key == "step":  # the step counter stays a float32 tensor on the CPU, as in PyTorch
+        return _wrap(move(array, value.device).copy(), False, None)
+    if tuple(array.shape) != tuple(param.shape):
+        raise ValueError(f"optimizer state '{key}' of parameter {index} has shape {list(array.shape)}, "
+                         f"but the parameter has shape {list(param.shape)}")
+    if array.dtype.kind == "f":
+        array = array.astype(param._data.dtype)
+    return _wrap(move(array, param.device).copy(), False, None)
+
+
+def updated(param: Tensor) -> None:
+    """Record that an optimizer changed ``param`` in place."""
+    xp = array_module(param._data)
+    if not isinstance(param._data, xp.ndarray):  # a NumPy scalar (a leaf made by a reduction)
+        param._data = xp.asarray(param._data)
+    versions.bump(param._data)
+
+
+def new_state_tensor(array) -> Tensor:
+    return _wrap(array, False, None)

@@ -1,0 +1,64 @@
+"""Stochastic gradient descent, with PyTorch's momentum, dampening, Nesterov and weight decay."""
+from __future__ import annotations
+
+from ..autograd.grad_mode import no_grad
+from .optimizer import Optimizer, new_state_tensor, updated
+
+
+class SGD(Optimizer):
+    r"""``p -= lr * g``, where ``g`` is the gradient (plus ``weight_decay * p``), and with
+    momentum ``b = momentum * b + (1 - dampening) * g`` (first step: ``b = g``), then
+    ``g = b``, or ``g = g + momentum * b`` with ``nesterov``. Exactly PyTorch's rules.
+
+    >>> import ag_jupyter as ag
+    >>> w = ag.nn.Parameter(ag.tensor([1.0, -2.0]))
+    >>> opt = ag.optim.SGD([w], lr=0.1, momentum=0.9)
+    >>> (w * w).sum().backward(); opt.step()
+    >>> [round(v, 4) for v in w.tolist()]  # w - 0.1 * 2w
+    [0.8, -1.6]
+    """
+
+    def __init__(self, params, lr: float = 1e-3, momentum: float = 0, dampening: float = 0,
+                 weight_decay: float = 0, nesterov: bool = False, *, maximize: bool = False) -> None:
+        if lr < 0.0:
+            raise ValueError(f"Invalid learning rate: {lr}")
+        if momentum < 0.0:
+            raise ValueError(f"Invalid momentum value: {momentum}")
+        if weight_decay < 0.0:
+            raise ValueError(f"Invalid weight_decay value: {weight_decay}")
+        if nesterov and (momentum <= 0 or dampening != 0):
+            raise ValueError("Nesterov momentum requires a momentum and zero dampening")
+        super().__init__(params, dict(lr=lr, momentum=momentum, dampening=dampening,
+                                      weight_decay=weight_decay, nesterov=nesterov, maximize=maximize))
+
+    def step(self, closure=None):
+        """Update every parameter that has a gradient; returns ``closure()``'s loss if given."""
+        loss = self._evaluate(closure)
+        with no_grad():
+            for group in self.param_groups:
+                self._update_group(group)
+        return loss
+
+    def _update_group(self, group: dict) -> None:
+        lr, momentum, dampening = group["lr"], group["momentum"], group["dampening"]
+        weight_decay, nesterov, maximize = group["weight_decay"], group["nesterov"], group["maximize"]
+        for param in group["params"]:
+            if param.grad is None:
+                continue
+            grad = param.grad._data
+            if maximize:
+                grad = -grad
+            if weight_decay != 0:
+                grad = grad + weight_decay * param._data
+            if momentum != 0:
+                state = self.state.setdefault(param, {})
+                buffer = state.get("momentum_buffer")
+                if buffer is None:
+                    state["momentum_buffer"] = buffer = new_state_tensor(grad.copy())
+                else:
+                    b = buffer._data
+                    b *= momentum
+                    b += grad if dampening == 0 else (1 - dampening) * grad
+                grad = grad + momentum * buffer._data if nesterov else buffer._data
+            param._data -= lr * grad
+            updated(param)

@@ -1,0 +1,136 @@
+"""The in-place methods of ``Tensor`` (``add_``, ``+=``, ``x[i] = v``, ...) and how they
+meet autograd: refused on a leaf that requires grad (unless under no_grad), recorded
+on anything else, and checked by backward through version counters."""
+from __future__ import annotations
+
+
+class TensorInPlace:
+    __slots__ = ()
+
+    def add_(self, other, *, alpha=1):
+        from .ops.elementwise import Add
+
+        return inplace(self, Add, other if alpha == 1 else other * alpha)
+
+    def sub_(self, other, *, alpha=1):
+        from .ops.elementwise import Sub
+
+        return inplace(self, Sub, other if alpha == 1 else other * alpha)
+
+    def mul_(self, other):
+        from .ops.elementwise import Mul
+
+        return inplace(self, Mul, other)
+
+    def div_(self, other):
+        from .ops.elementwise import Div
+
+        return inplace(self, Div, other)
+
+    def clamp_(self, min=None, max=None):  # noqa: A002
+        from .ops.elementwise import Clamp
+
+        return inplace(self, Clamp, min, max)
+
+    def copy_(self, src):
+        from .ops.transfer import Copy
+
+        return inplace(self, Copy, src)
+
+    def fill_(self, value):
+        from .ops.transfer import Fill
+
+        return inplace(self, Fill, value.item() if value.__class__ in TENSOR_TYPES else value)
+
+    def zero_(self):
+        return self.fill_(0)
+
+    def uniform_(self, a: float = 0.0, b: float = 1.0):
+        from .creation import random_array
+
+        return self.copy_(random_array("uniform", self.shape, self._data.dtype, self.device, a, b))
+
+    def normal_(self, mean: float = 0.0, std: float = 1.0):
+        from .creation import random_array
+
+        return self.copy_(random_array("normal", self.shape, self._data.dtype, self.device, mean, std))
+
+    def __iadd__(self, other):
+        return self.add_(other)
+
+    def __isub__(self, other):
+        return self.sub_(other)
+
+    def __imul__(self, other):
+        return self.mul_(other)
+
+    def __itruediv__(self, other):
+        return self.div_(other)
+
+    def __setitem__(self, key, value):
+        from .ops.transfer import SetIndex
+
+        inplace(self, SetIndex, value, key)
+
+
+def inplace(tensor, op, *args):
+    """Run ``op`` and write its result into ``tensor``'s memory, as PyTorch's ``op_`` does.
+
+    The result is computed first, so a failing op changes nothing. When the graph
+    records, the op runs on a snapshot of the old value and ``tensor`` takes over the
+    op's node, so backward sees the old value and later uses see the new one.
+    """
+    recording = state.grad_enabled and (
+        tensor._requires_grad or any(a.__class__ in TENSOR_TYPES and a._requires_grad for a in args)
+    )
+    if recording and tensor.grad_fn is None and tensor._requires_grad:
+        raise RuntimeError(
+            "a leaf Variable that requires grad is being used in an in-place operation. "
+            "Wrap the update in `with ag.no_grad():` or operate on a copy (x.detach())."
+        )
+    if recording:
+        snapshot = _wrap(tensor._data.copy(), tensor._requires_grad, tensor.grad_fn)
+        result = op.apply(snapshot, *args)
+    else:
+        previous = state.grad_enabled
+        state.grad_enabled = False
+        try:
+            result = op.apply(tensor, *args)
+        finally:
+            state.grad_enabled = previous
+    _write(tensor, result._data)
+    if recording:
+        tensor.grad_fn = result.grad_fn
+        tensor._requires_grad = True
+    return tensor
+
+
+def _write(tensor, values) -> None:
+    target = tensor._data
+    if values.shape != target.shape:
+        raise RuntimeError(
+            f"output with shape {list(target.shape)} doesn't match the broadcast shape {list(values.shape)}"
+        )
+    if values.dtype != target.dtype:
+        if target.dtype.kind in "iub" and values.dtype.kind == "f":
+            raise RuntimeError(
+                f"result type Float can't be cast to the desired output type "
+                f"{dtypes.of_array(target).name} (an in-place op cannot change a tensor's dtype)"
+            )
+        values = values.astype(target.dtype)
+    if not isinstance(target, backend.array_module(target).ndarray):
+        tensor._data = backend.array_module(values).asarray(values).copy()  # a NumPy scalar: immutable
+    else:
+        if not getattr(target.flags, "writeable", True):  # CuPy's flags have no "writeable"
+            raise RuntimeError(
+                "unsupported operation: more than one element of the written-to tensor refers to a "
+                "single memory location (it was made by expand()). Please clone() the tensor first."
+            )
+        target[...] = values
+    versions.bump(tensor._data)
+
+
+# Imported last: tensor.py defines these names before it imports this module.
+from . import backend, dtypes  # noqa: E402
+from .autograd import state, versions  # noqa: E402
+from .tensor import TENSOR_TYPES, _wrap  # noqa: E402

@@ -1,0 +1,15 @@
+"""Tracing: the engine's observer, turning what happens into a trace document.
+
+``trace`` records ag_jupyter code (``with ag.trace() as tr:``); ``from_torch``
+and ``trace_torch`` build the same document from PyTorch graphs (PyTorch is
+imported only when they are called). The document's format is
+``trace.schema.json`` (see ``schema.py``).
+
+This layer may import the engine; the engine never imports it.
+"""
+from .document import VERSION
+from .torch_import import from_torch
+from .torch_trace import trace_torch
+from .tracer import trace
+
+__all__ = ["VERSION", "from_torch", "trace", "trace_torch"]

@@ -1,0 +1,133 @@
+"""Turning records into the trace document (the JSON the front end reads).
+
+The format is described field by field in ``trace.schema.json`` (the authority)
+and in DESIGN_TRACE_NOTES.md. Two things happen only here:
+
+- **Unused constants are left out.** A tensor made by a creation function that
+  does not require grad and that nothing ever used (the ``ones`` handed to
+  ``backward``, a number printed in passing) is dropped with its create event.
+- **Passes.** Events are grouped into passes: a new pass begins at the first
+  ``create`` or ``error`` event after a ``backward_end``. Each pass lists the
+  parameters (leaves that require grad) its forward used, those it did not, those
+  that got a gradient, and those whose ``.grad`` was still None after its backward.
+"""
+from __future__ import annotations
+
+from .source_lines import as_json
+from .summary import to_json
+
+VERSION = "1.0"
+
+
+def _referenced(records) -> set:
+    seen = set()
+    for src, dst, _ in records.edges:
+        seen.add(src)
+        seen.add(dst)
+    for event in records.events:
+        kind = event["type"]
+        if kind == "create":
+            continue
+        if "node" in event:
+            seen.add(event["node"])
+        seen.update(event.get("roots", ()))
+        for grad in event.get("grad_inputs", ()):
+            seen.add(grad["node"])
+    for record in records.nodes:
+        for saved in record.get("saved", ()):
+            seen.add(saved["node"])
+    return seen
+
+
+def _finished(record: dict, lines: dict) -> dict:
+    """A copy of a node or event record in the document's form: summaries finished
+    (see ``summary.Large``) and source lines looked up."""
+    item = dict(record)
+    line = item.pop("line", None)
+    if line is not None:
+        if line not in lines:
+            lines[line] = as_json(line)
+        item["line"] = lines[line]
+    for key in ("value", "grad", "grad_output"):
+        if item.get(key) is not None:
+            item[key] = to_json(item[key])
+    if "grad_inputs" in item:
+        item["grad_inputs"] = [dict(g, grad=None if g["grad"] is None else to_json(g["grad"]))
+                               for g in item["grad_inputs"]]
+    if item.get("saved"):
+        item["saved"] = [dict(s, value=to_json(s["value"])) if "value" in s else dict(s)
+                         for s in item["saved"]]
+    return item
+
+
+def build(records) -> dict:
+    """The trace document of ``records`` (a ``Records`` or ``Recorder``)."""
+    referenced = _referenced(records)
+    dropped = {n["id"] for n in records.nodes
+               if n["origin"] == "leaf" and not n["requires_grad"] and n["id"] not in referenced
+               and "label" not in n}
+    lines: dict = {}
+    nodes = [_finished(n, lines) for n in records.nodes if n["id"] not in dropped]
+    edges = [{"src": src, "dst": dst, "arg": arg} for src, dst, arg in records.edges]
+    events = [_finished(e, lines) for e in records.events
+              if not (e["type"] == "create" and e["node"] in dropped)]
+    document = {
+        "version": VERSION,
+        "title": records.title or ("PyTorch graph" if records.source == "torch" else "ag.trace"),
+        "source": records.source,
+        "nodes": nodes,
+        "edges": edges,
+        "events": events,
+        "passes": _passes(nodes, edges, events),
+    }
+    if records.warnings:
+        document["warnings"] = list(records.warnings)
+    return document
+
+
+def _passes(nodes: list, edges: list, events: list) -> list:
+    starts = []
+    after_backward = False
+    for index, event in enumerate(events):
+        kind = event["type"]
+        if not starts or (after_backward and kind in ("create", "error")):
+            starts.append(index)
+            after_backward = False
+        if kind == "backward_end":
+            after_backward = True
+        event["pass"] = len(starts) - 1
+    params = [n["id"] for n in nodes if n["kind"] == "tensor" and n["is_leaf"] and n["requires_grad"]]
+    param_set = set(params)
+    inputs_of: dict = {}
+    for edge in edges:
+        if edge["src"] in param_set:
+            inputs_of.setdefault(edge["dst"], []).append(edge["src"])
+    bounds = list(zip(starts, starts[1:] + [len(events)]))
+    return [_one_pass(k, events[first:stop], first, stop - 1, params, inputs_of)
+            for k, (first, stop) in enumerate(bounds)]
+
+
+def _one_pass(index: int, events: list, first: int, last: int, params: list, inputs_of: dict) -> dict:
+    used, with_grad = set(), set()
+    grad_none = None
+    backward = False
+    for event in events:
+        kind = event["type"]
+        if kind == "create":
+            used.update(inputs_of.get(event["node"], ()))
+        elif kind == "accumulate" and not event.get("retained"):
+            with_grad.add(event["node"])
+        elif kind == "backward_begin":
+            backward = True
+        elif kind == "backward_end":
+            grad_none = event["grad_none"]
+    return {
+        "index": index,
+        "first_event": first,
+        "last_event": last,
+        "backward": backward,
+        "params_used": [p for p in params if p in used],
+        "params_unused": [p for p in params if p not in used],
+        "params_with_grad": [p for p in params if p in with_grad],
+        "grad_none": grad_none,
+    }

@@ -1,0 +1,88 @@
+"""How an op node is drawn: its PyTorch name, a short symbol, its local derivative.
+
+Every engine primitive (an ``Op`` subclass) declares ``node_name``, ``symbol`` and
+``formula`` (LaTeX) next to its forward and backward. A custom ``Function`` may
+declare ``symbol`` and ``formula`` too; otherwise its class name stands in.
+PyTorch graphs (``from_torch``) reuse the same table by node name, plus a few
+nodes PyTorch has and the engine does not.
+"""
+from __future__ import annotations
+
+import importlib
+import pkgutil
+
+from ..autograd.function import FunctionCtx, Op
+
+_TORCH_ONLY = {
+    "AddmmBackward0": ("addmm", r"\frac{\partial L}{\partial A} = \frac{\partial L}{\partial U} B^\top,\quad "
+                                r"\frac{\partial L}{\partial B} = A^\top \frac{\partial L}{\partial U},\quad "
+                                r"\frac{\partial u}{\partial c} = 1"),
+    "TBackward0": ("ᵀ", r"\frac{\partial u}{\partial a} = \text{the transpose back}"),
+    "NllLossBackward0": ("nll", r"\frac{\partial L}{\partial a_{i,y_i}} = -\frac{1}{n}"),
+    "MseLossBackward0": ("mse", r"\frac{\partial L}{\partial a_i} = \frac{2(a_i - y_i)}{n}"),
+    "RsubBackward1": ("−", r"\frac{\partial u}{\partial a} = -1"),
+    "AccumulateGrad": ("∑grad", r"\text{.grad} \mathrel{+}= \bar u"),
+}
+
+
+def op_classes() -> list:
+    """Every ``Op`` subclass the engine defines, found recursively (ops/ is imported whole)."""
+    from .. import ops
+
+    for module in pkgutil.iter_modules(ops.__path__):
+        importlib.import_module(f"{ops.__name__}.{module.name}")
+    found, stack = [], list(Op.__subclasses__())
+    while stack:
+        cls = stack.pop()
+        found.append(cls)
+        stack.extend(cls.__subclasses__())
+    return found
+
+
+def concrete(cls) -> bool:
+    """A primitive that makes nodes: a leaf of the class tree, or a class naming its own
+    node. Family bases (``Binary``, ``Reduction``...) are neither."""
+    return not cls.__subclasses__() or "node_name" in cls.__dict__
+
+
+_drawn: dict = {}  # Op class -> (symbol, formula)
+
+
+def describe(node) -> tuple:
+    """``(name, symbol, formula)`` for an engine node."""
+    name = node.name()
+    drawn = _drawn.get(node.__class__)
+    if drawn is not None:
+        return name, drawn[0] or name, drawn[1]
+    if isinstance(node, FunctionCtx):
+        function = node._function
+        symbol = getattr(function, "symbol", None) or function.__name__
+        formula = getattr(function, "formula", None) or (
+            rf"\text{{custom backward: }}\texttt{{{function.__name__}.backward}}")
+        return name, symbol, formula
+    cls = type(node)
+    drawn = _drawn[cls] = (getattr(cls, "symbol", None), getattr(cls, "formula", None))
+    return name, drawn[0] or name, drawn[1]
+
+
+_by_name: dict | None = None
+
+
+def by_torch_name(name: str) -> tuple:
+    """``(symbol, formula)`` for a PyTorch node name; formula None when unknown."""
+    global _by_name
+    if _by_name is None:
+        table = dict(_TORCH_ONLY)
+        for cls in op_classes():
+            if concrete(cls) and getattr(cls, "formula", None):
+                # PyTorch numbers the variants of one op (SumBackward0/1, PowBackward0/1).
+                stem = cls.node_name.rstrip("0123456789")
+                for variant in (cls.node_name, stem + "0", stem + "1"):
+                    table.setdefault(variant, (cls.symbol, cls.formula))
+        table.setdefault("DotBackward0", table["MmBackward0"])
+        table.setdefault("MvBackward0", table["MmBackward0"])
+        table.setdefault("BmmBackward0", table["MmBackward0"])
+        _by_name = table
+    if name in _by_name:
+        return _by_name[name]
+    return name.replace("Backward", "").rstrip("0123456789").lower() or name, None

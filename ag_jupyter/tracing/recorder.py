@@ -1,0 +1,360 @@
+"""The listener that ``ag.trace()`` puts in the engine's seam.
+
+Each engine callback (see ``autograd/state.py``) becomes node records, edges and
+events. Tensors and graph nodes are known by ``id()`` plus a weak reference that
+proves the id still means the same object, so the recorder never keeps a tensor,
+an array or a graph node alive: what it keeps are summaries, ids and strings.
+
+A recorder may have a ``parent``: the listener that was active when its trace
+began. Every callback is passed on to it, so an outer trace also records what
+happens inside a nested one.
+"""
+from __future__ import annotations
+
+import weakref
+
+import numpy
+
+from ..autograd import hooks
+from ..tensor import TENSOR_TYPES
+from .op_info import by_torch_name, describe
+from .records import Records
+from .source_lines import user_line
+from .summary import SummaryCache, device_name, dtype_name, nonfinite, summarize
+from .walk import adopt
+
+_ref = weakref.ref
+_HOST = (numpy.ndarray, numpy.generic)
+
+
+def _array(x):
+    """The array of a gradient: a tensor under ``create_graph``, an array otherwise."""
+    return x._data if x.__class__ in TENSOR_TYPES else x
+
+
+def constant(x):
+    """A non-tensor op argument as JSON: a number, or its repr."""
+    if isinstance(x, numpy.generic) and x.size == 1:
+        x = x.item()
+    if isinstance(x, (bool, int, float)):
+        return x if x == x and x not in (float("inf"), float("-inf")) else repr(x)
+    return repr(x)[:80]
+
+
+class Recorder(Records):
+    """Records what the engine does while it is the listener (or a child's parent)."""
+
+    def __init__(self, title: str | None = None, exact_stats: bool = False):
+        super().__init__(title, "ag_jupyter")
+        self.exact = exact_stats
+        self.parent = None
+        self.leaves: dict = {}  # id(leaf tensor) -> (weakref, tensor id)
+        self.ops: dict = {}  # id(graph node) -> (weakref, op id or None, output tensor id)
+        self.inputs: dict = {}  # op id -> tensor id (or None) per input position
+        self.params: dict = {}  # tensor id -> weakref of a leaf that requires grad
+        self.reported: list = []  # (id, type, message) of errors already marked at their op
+        self._scope: list = []
+        self._pending: list = []  # accumulate events waiting for the step that caused them
+        self._cache = SummaryCache(exact_stats)
+
+    # ----- ids --------------------------------------------------------------------
+    def tensor_id(self, t) -> str:
+        """The id of a tensor's node; a tensor met for the first time gets one now."""
+        fn = t.grad_fn
+        if fn is None:
+            entry = self.leaves.get(id(t))
+            if entry is not None and entry[0]() is t:
+                if t._requires_grad and entry[1] not in self.params:
+                    self._make_param(t, entry[1])
+                return entry[1]
+            return self._new_leaf(t, "seen", None)
+        entry = self.ops.get(id(fn))
+        if entry is not None and entry[0]() is fn:
+            return entry[2]
+        data = t._data
+        record = self.tensor([int(n) for n in data.shape], dtype_name(data.dtype), device_name(data), True, False,
+                             "seen", summarize(data, self.exact))
+        self.ops[id(fn)] = (_ref(fn), None, record["id"])
+        return record["id"]
+
+    def _new_leaf(self, t, origin: str, line) -> str:
+        data = t._data
+        record = self.tensor([int(n) for n in data.shape], dtype_name(data.dtype), device_name(data),
+                             t._requires_grad, True, origin, summarize(data, self.exact), line,
+                             self._scope[-1] if self._scope else None)
+        self.leaves[id(t)] = (_ref(t), record["id"])
+        if t._requires_grad:
+            self._make_param(t, record["id"])
+        return record["id"]
+
+    def _make_param(self, t, tensor_id: str) -> None:
+        self.params[tensor_id] = _ref(t)
+        self.by_id[tensor_id]["requires_grad"] = True
+
+    # ----- forward ----------------------------------------------------------------
+    def _leaf(self, t) -> None:
+        if t.grad_fn is not None:
+            return  # requires_grad_() on a computed tensor changes nothing
+        entry = self.leaves.get(id(t))
+        if entry is not None and entry[0]() is t:
+            if t._requires_grad and entry[1] not in self.params:
+                self._make_param(t, entry[1])
+            return
+        self._new_leaf(t, "leaf", user_line(1))
+
+    def _op(self, node, inputs, output) -> None:
+        # The hot path of a traced forward: plain dicts and lists, few calls.
+        line = user_line(3)  # past _op, on_op and apply, which are ours
+        scope = self._scope[-1] if self._scope else None
+        data = output._data
+        tensor_id = self.tensor_id
+        input_ids = [tensor_id(x) if x.__class__ in TENSOR_TYPES else None for x in inputs]
+        consts = None
+        if None in input_ids:
+            consts = [{"arg": arg, "value": constant(x)} for arg, x in enumerate(inputs)
+                      if x is not None and x.__class__ not in TENSOR_TYPES]
+        saved = self._saved(node, inputs, input_ids, data) if node.saved or node.saves_output else []
+        name, symbol, formula = describe(node)
+        op_id, out_id = f"op{self._ops}", f"t{self._tensors}"
+        self._ops += 1
+        self._tensors += 1
+        op = {"id": op_id, "kind": "op", "op": name, "symbol": symbol, "formula": formula,
+              "origin": "op", "saved": saved, "line": line}
+        value = summarize(data, self.exact)
+        out = {"id": out_id, "kind": "tensor", "shape": list(data.shape), "dtype": dtype_name(data.dtype),
+               "device": "cpu" if isinstance(data, _HOST) else device_name(data), "requires_grad": True,
+               "is_leaf": False, "origin": "op", "value": value, "line": line}
+        if scope:
+            op["scope"] = out["scope"] = scope
+        if consts:
+            op["consts"] = consts
+        for entry in saved:
+            if entry["node"] is None:
+                entry["node"] = out_id  # the output, which has an id only now
+        self.nodes += (op, out)
+        by_id = self.by_id
+        by_id[op_id] = op
+        by_id[out_id] = out
+        create_out = {"type": "create", "node": out_id}
+        self.events += ({"type": "create", "node": op_id}, create_out)
+        edges = self.edges
+        for arg, input_id in enumerate(input_ids):
+            if input_id is not None:
+                edges.append((input_id, op_id, arg))
+        edges.append((op_id, out_id, 0))
+        self.inputs[op_id] = input_ids
+        self.ops[id(node)] = (_ref(node), op_id, out_id)
+        if nonfinite(value) and not any(i is not None and nonfinite(by_id[i].get("value")) for i in input_ids):
+            create_out["nonfinite_origin"] = True
+
+    def _saved(self, node, inputs, input_ids, data) -> list:
+        """What the node keeps for backward: inputs by position, its output (``node``
+        None until the output has an id), or other tensors."""
+        saved = []
+        count = len(inputs)
+        for position, x in enumerate(node.saved or ()):
+            if x.__class__ not in TENSOR_TYPES:
+                continue
+            if position < count and inputs[position] is x:  # ops save their inputs in order (x * x: 0, 1)
+                saved.append({"node": input_ids[position], "arg": position})
+                continue
+            arg = 0
+            for y in inputs:
+                if y is x:
+                    saved.append({"node": input_ids[arg], "arg": arg})
+                    break
+                arg += 1
+            else:
+                if x._data is data:  # a custom Function that saved its own result
+                    saved.append({"node": None, "output": True})
+                else:
+                    saved.append({"node": self.tensor_id(x)})
+        if node.saves_output:
+            saved.append({"node": None, "output": True})
+        return saved
+
+    def _op_error(self, op_name: str, inputs, error) -> None:
+        line = user_line(1)
+        described, input_ids = [], []
+        for arg, x in enumerate(inputs):
+            if x.__class__ in TENSOR_TYPES:
+                input_ids.append(self.tensor_id(x))
+                described.append({"arg": arg, "shape": [int(n) for n in x._data.shape],
+                                  "dtype": dtype_name(x._data.dtype)})
+            else:
+                input_ids.append(None)
+                described.append({"arg": arg, "value": constant(x)})
+        symbol, formula = by_torch_name(op_name)
+        op = self.op(op_name, symbol, formula, "error", line, self._scope[-1] if self._scope else None)
+        op["error"] = str(error)
+        for arg, tensor_id in enumerate(input_ids):
+            if tensor_id is not None:
+                self.edges.append((tensor_id, op["id"], arg))
+        self.inputs[op["id"]] = input_ids
+        self.events.append({"type": "error", "node": op["id"], "op": op_name,
+                            "error_type": type(error).__name__, "message": str(error),
+                            "inputs": described, "line": line})
+        self.reported.append((id(error), type(error).__name__, str(error)))
+
+    def note_exception(self, error: BaseException, line) -> None:
+        """The traced block raised: mark it, unless the op that raised is already marked."""
+        if (id(error), type(error).__name__, str(error)) in self.reported:
+            return
+        self.events.append({"type": "error", "error_type": type(error).__name__,
+                            "message": str(error), "line": line})
+
+    def _module_enter(self, path: str, module) -> None:
+        if not self._scope:  # the outermost module names every parameter, used or not
+            named = getattr(module, "named_parameters", None)
+            for name, p in (named() if callable(named) else ()):
+                record = self.by_id[self.tensor_id(p)]
+                record.setdefault("label", name)  # as named_parameters() and state_dict() name it
+                record["param"] = name
+        self._scope.append(path or None)
+
+    def _module_exit(self, path: str, module) -> None:
+        scope = self._scope
+        if scope and scope[-1] == (path or None):
+            scope.pop()
+        elif (path or None) in scope:  # an exit skipped by an exception: unwind to it
+            del scope[len(scope) - 1 - scope[::-1].index(path or None):]
+
+    # ----- backward ---------------------------------------------------------------
+    def _backward_begin(self, roots) -> None:
+        self._cache.clear()
+        adopt(self, roots)
+        self.events.append({"type": "backward_begin", "roots": [self.tensor_id(r) for r in roots]})
+
+    def _backward_step(self, step) -> None:
+        node = step.node
+        entry = self.ops.get(id(node))
+        if entry is None or entry[0]() is not node or entry[1] is None:
+            adopt(self, (), (node,))
+            entry = self.ops[id(node)]
+        op_id = entry[1]
+        if hooks.node_hooks and step.grad_output is not None:
+            self._retained(node, entry[2])
+        cache = self._cache
+        grad_output = None if step.grad_output is None else cache.get(_array(step.grad_output))
+        input_ids = self.inputs.get(op_id, ())
+        grads, bad = [], False
+        for arg, grad in enumerate(step.grad_inputs):
+            summary = None if grad is None else cache.get(_array(grad))
+            bad = bad or nonfinite(summary)
+            grads.append({"arg": arg, "node": input_ids[arg] if arg < len(input_ids) else None,
+                          "grad": summary})
+        event = {"type": "backward_step", "node": op_id, "grad_output": grad_output,
+                 "grad_inputs": grads, "formula": self.by_id[op_id]["formula"]}
+        if bad and not nonfinite(grad_output):
+            event["nonfinite_origin"] = True
+        self.events.append(event)
+        self._flush()
+
+    def _retained(self, node, out_id: str) -> None:
+        """``retain_grad()`` stores a gradient through a hook the engine runs at the node."""
+        for hook in hooks.node_hooks.get(id(node), ()):
+            if isinstance(hook, hooks._Retainer):
+                t = hook.tensor()
+                if t is not None and t.grad is not None:
+                    summary = self._cache.get(_array(t.grad))
+                    self.by_id[out_id]["grad"] = summary
+                    self.events.append({"type": "accumulate", "node": out_id, "grad": summary,
+                                        "retained": True})
+
+    def _accumulate(self, t, grad) -> None:
+        tensor_id = self.tensor_id(t)
+        summary = self._cache.get(_array(grad))
+        self.by_id[tensor_id]["grad"] = summary
+        self._pending.append({"type": "accumulate", "node": tensor_id, "grad": summary})
+
+    def _flush(self) -> None:
+        if self._pending:
+            self.events.extend(self._pending)
+            self._pending.clear()
+
+    def _backward_end(self, completed: bool) -> None:
+        self._flush()
+        grad_none = []
+        for tensor_id, ref in self.params.items():
+            t = ref()
+            if t is not None and t.grad is None:
+                grad_none.append(tensor_id)
+        self.events.append({"type": "backward_end", "completed": bool(completed), "grad_none": grad_none})
+        self._cache.clear()
+
+    # ----- the listener protocol (autograd/state.py): record, then pass on --------
+    def _fault(self, where: str, error: Exception) -> None:
+        """A tracer bug must not break the user's program: note it in the document."""
+        self.warn(f"the tracer failed in {where}: {type(error).__name__}: {error}")
+
+    def on_leaf(self, tensor) -> None:
+        try:
+            self._leaf(tensor)
+        except Exception as error:  # noqa: BLE001 - see _fault
+            self._fault("on_leaf", error)
+        if self.parent is not None:
+            self.parent.on_leaf(tensor)
+
+    def on_op(self, node, inputs, output) -> None:
+        try:
+            self._op(node, inputs, output)
+        except Exception as error:  # noqa: BLE001
+            self._fault("on_op", error)
+        if self.parent is not None:
+            self.parent.on_op(node, inputs, output)
+
+    def on_op_error(self, op_name, inputs, error) -> None:
+        try:
+            self._op_error(op_name, inputs, error)
+        except Exception as fault:  # noqa: BLE001
+            self._fault("on_op_error", fault)
+        if self.parent is not None:
+            self.parent.on_op_error(op_name, inputs, error)
+
+    def on_backward_begin(self, roots) -> None:
+        try:
+            self._backward_begin(roots)
+        except Exception as error:  # noqa: BLE001
+            self._fault("on_backward_begin", error)
+        if self.parent is not None:
+            self.parent.on_backward_begin(roots)
+
+    def on_backward_step(self, step) -> None:
+        try:
+            self._backward_step(step)
+        except Exception as error:  # noqa: BLE001
+            self._fault("on_backward_step", error)
+        if self.parent is not None:
+            self.parent.on_backward_step(step)
+
+    def on_accumulate(self, tensor, grad) -> None:
+        try:
+            self._accumulate(tensor, grad)
+        except Exception as error:  # noqa: BLE001
+            self._fault("on_accumulate", error)
+        if self.parent is not None:
+            self.parent.on_accumulate(tensor, grad)
+
+    def on_backward_end(self, completed) -> None:
+        try:
+            self._backward_end(completed)
+        except Exception as error:  # noqa: BLE001
+            self._fault("on_backward_end", error)
+        if self.parent is not None:
+            self.parent.on_backward_end(completed)
+
+    def on_module_enter(self, path, module) -> None:
+        try:
+            self._module_enter(path, module)
+        except Exception as error:  # noqa: BLE001
+            self._fault("on_module_enter", error)
+        if self.parent is not None:
+            self.parent.on_module_enter(path, module)
+
+    def on_module_exit(self, path, module) -> None:
+        try:
+            self._module_exit(path, module)
+        except Exception as error:  # noqa: BLE001
+            self._fault("on_module_exit", error)
+        if self.parent is not None:
+            self.parent.on_module_exit(path, module)

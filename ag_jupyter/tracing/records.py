@@ -1,0 +1,62 @@
+"""The raw material of a trace document: node records, edges, events, in order.
+
+Both the engine recorder and the PyTorch importers fill one of these; the
+``document`` module turns it into the JSON document. Records are plain dicts
+holding summaries, ids and strings: never a tensor, an array or a graph node.
+"""
+from __future__ import annotations
+
+
+class Records:
+    """Append-only lists of nodes, edges and events, with the ids handed out so far."""
+
+    def __init__(self, title: str | None, source: str):
+        self.title = title
+        self.source = source  # "ag_jupyter" or "torch"
+        self.nodes: list[dict] = []  # creation order
+        self.by_id: dict[str, dict] = {}
+        self.edges: list[tuple] = []  # (src id, dst id, arg)
+        self.events: list[dict] = []
+        self.warnings: list[str] = []
+        self._tensors = 0
+        self._ops = 0
+
+    def tensor(self, shape, dtype, device, requires_grad: bool, is_leaf: bool, origin: str,
+               value=None, line=None, scope=None) -> dict:
+        """A new tensor node and its create event."""
+        node_id = f"t{self._tensors}"
+        self._tensors += 1
+        record = {"id": node_id, "kind": "tensor", "shape": shape, "dtype": dtype, "device": device,
+                  "requires_grad": requires_grad, "is_leaf": is_leaf, "origin": origin}
+        if value is not None:
+            record["value"] = value
+        if line is not None:
+            record["line"] = line
+        if scope:
+            record["scope"] = scope
+        self.nodes.append(record)
+        self.by_id[node_id] = record
+        self.events.append({"type": "create", "node": node_id})
+        return record
+
+    def op(self, name: str, symbol: str, formula: str | None, origin: str, line=None, scope=None) -> dict:
+        """A new op node and its create event."""
+        node_id = f"op{self._ops}"
+        self._ops += 1
+        record = {"id": node_id, "kind": "op", "op": name, "symbol": symbol, "formula": formula,
+                  "origin": origin, "saved": []}
+        if line is not None:
+            record["line"] = line
+        if scope:
+            record["scope"] = scope
+        self.nodes.append(record)
+        self.by_id[node_id] = record
+        self.events.append({"type": "create", "node": node_id})
+        return record
+
+    def edge(self, src: str, dst: str, arg: int) -> None:
+        self.edges.append((src, dst, arg))
+
+    def warn(self, message: str) -> None:
+        if message not in self.warnings:
+            self.warnings.append(message)

@@ -1,0 +1,64 @@
+"""Which line of the user's code made a node.
+
+The call stack under a traced op runs through ag_jupyter's own frames (the op,
+``Tensor.__mul__``, ``nn.Module.__call__``...); the first frame outside the
+package is the user's. Whether a code object belongs to the package is decided
+once and cached, so the walk costs a few dictionary look-ups per op.
+"""
+from __future__ import annotations
+
+import linecache
+import os
+import sys
+
+_PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
+_inside: dict = {}  # code object -> whether it is ag_jupyter's own
+
+
+def _is_inside(code) -> bool:
+    inside = _inside.get(code)
+    if inside is None:
+        inside = _inside[code] = os.path.abspath(code.co_filename).startswith(_PACKAGE)
+    return inside
+
+
+def user_line(depth: int = 2) -> tuple | None:
+    """``(file, lineno, function)`` of the nearest caller outside ag_jupyter, or None.
+    ``depth`` frames up from the caller are skipped unseen (they are known to be ours)."""
+    try:
+        frame = sys._getframe(depth)
+    except ValueError:
+        return None
+    inside = _inside
+    while frame is not None:
+        code = frame.f_code
+        flag = inside.get(code)
+        if flag is None:
+            flag = _is_inside(code)
+        if not flag:
+            return (code.co_filename, frame.f_lineno, code.co_name)
+        frame = frame.f_back
+    return None
+
+
+def traceback_line(tb) -> tuple | None:
+    """The innermost user frame of a traceback (where the user's code raised)."""
+    found = None
+    while tb is not None:
+        code = tb.tb_frame.f_code
+        if not _is_inside(code):
+            found = (code.co_filename, tb.tb_lineno, code.co_name)
+        tb = tb.tb_next
+    return found
+
+
+def as_json(line: tuple | None) -> dict | None:
+    """The document's form of a line: file, line number, function and the source text."""
+    if line is None:
+        return None
+    file, lineno, function = line
+    entry = {"file": file, "lineno": lineno, "function": function}
+    code = linecache.getline(file, lineno).strip()
+    if code:
+        entry["code"] = code
+    return entry

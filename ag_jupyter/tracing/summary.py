@@ -1,0 +1,320 @@
+"""Summaries: what a trace document holds in place of an array's numbers.
+
+A tensor of at most ``SMALL`` (64) elements keeps all its numbers (``values``,
+flat, row-major). A larger one keeps statistics and a ``preview`` of at most
+32x32 entries for a heatmap: never a whole large array.
+
+Summaries are taken while the traced code runs, where every NumPy call counts
+(on a slow machine a call costs microseconds whatever its size), so a large
+array is summarized in two steps:
+
+- **now**, in at most three NumPy calls: one BLAS dot product over every entry
+  gives the exact L2 ``norm`` and tells whether any entry is NaN or inf (x*x summed
+  is finite only if every x is; only then are NaN and inf counted, exactly), and
+  one or two strided copies keep at most 32x32 entries for the preview and, when
+  those are fewer than 512, up to 1,024 for the statistics. The copies belong to
+  the summary; the array is not kept.
+- **when the document is built**: min, max, mean and std from the kept entries,
+  and the preview quantized to bytes. They are exact when the array has at most
+  1,024 elements (``"sampled": false``) and estimates from the kept entries
+  otherwise, unless the trace asked for ``exact_stats``, which takes them over
+  every entry, now.
+
+>>> import numpy
+>>> summarize(numpy.array([1.0, float("nan")]))["values"]
+[1.0, 'NaN']
+>>> s = to_json(summarize(numpy.arange(100.0)))
+>>> s["min"], s["max"], s["mean"], s["sampled"]
+(0.0, 99.0, 49.5, False)
+"""
+from __future__ import annotations
+
+import math
+import weakref
+from base64 import b64decode, b64encode
+
+import numpy
+
+SMALL = 64
+SAMPLE = 1024
+PREVIEW = 32
+
+_dot = numpy.dot
+_names: dict = {}  # dtype -> its name (NumPy computes dtype.name in Python, slowly)
+_BLAS = {numpy.dtype(numpy.float32): True, numpy.dtype(numpy.float64): True}  # dot-able as they are
+
+
+def dtype_name(dtype) -> str:
+    """``dtype.name``, cached."""
+    name = _names.get(dtype)
+    if name is None:
+        name = _names[dtype] = dtype.name
+    return name
+
+
+def device_name(array) -> str:
+    """``"cpu"`` or ``"cuda:N"`` for an array."""
+    if isinstance(array, (numpy.ndarray, numpy.generic)):
+        return "cpu"
+    from ..backend import device_of
+
+    return str(device_of(array))
+
+
+def _host(array):
+    """A NumPy array with the entries of ``array`` (a CuPy array is copied to the host)."""
+    if isinstance(array, (numpy.ndarray, numpy.generic)):
+        return array
+    get = getattr(array, "get", None)  # CuPy
+    return numpy.asarray(get() if get is not None else array)
+
+
+def _json_number(value: float):
+    """A JSON-safe number: NaN and infinities become strings, which JSON can carry."""
+    if value != value:
+        return "NaN"
+    if value in (math.inf, -math.inf):
+        return "Infinity" if value > 0 else "-Infinity"
+    return value
+
+
+def _stat(value) -> float | None:
+    value = float(value)
+    return float(f"{value:.7g}") if math.isfinite(value) else None  # a float32 has 7 digits
+
+
+def summarize(array, exact: bool = False):
+    """The summary of one array (NumPy, CuPy or a NumPy scalar): a dict for a small
+    one, a ``Large`` (finished by ``to_json``) for a larger one."""
+    if array.size <= SMALL:
+        return _small(_host(array), array.dtype)
+    return Large(array, exact)
+
+
+def _small(array, dtype) -> dict:
+    values = array.ravel().tolist()
+    nan = inf = 0
+    if dtype.kind == "f" and not math.isfinite(sum(values)):
+        nan = sum(1 for v in values if v != v)
+        inf = sum(1 for v in values if v in (math.inf, -math.inf))
+        values = [_json_number(v) for v in values]
+    return {"shape": list(array.shape), "dtype": dtype_name(dtype), "values": values, "nan": nan, "inf": inf}
+
+
+def _unbroadcast(array):
+    """The distinct entries of a broadcast view (stride-0 dimensions kept once), and
+    how many times each repeats. ``expand`` gradients are views like this."""
+    strides = getattr(array, "strides", None)
+    if not strides or 0 not in strides:
+        return array, 1
+    key = tuple(slice(0, 1) if stride == 0 and size > 1 else slice(None)
+                for stride, size in zip(strides, array.shape))
+    distinct = array[key]
+    return distinct, array.size // max(distinct.size, 1)
+
+
+class Large:
+    """The summary of an array of more than ``SMALL`` elements (see the module doc)."""
+
+    __slots__ = ("shape", "dtype", "nan", "inf", "norm", "repeats", "sample", "grid", "step", "stats",
+                 "sampled", "_json")
+
+    def __init__(self, array, exact: bool):
+        # Written for speed: this runs for every large tensor while the traced code runs,
+        # so shape and dtype are kept as they are and turned into JSON later.
+        shape = self.shape = array.shape
+        self.dtype = array.dtype
+        self.nan = self.inf = 0
+        self.stats = self._json = None
+        if 0 in array.strides:
+            distinct, repeats = _unbroadcast(array)
+        else:
+            distinct, repeats = array, 1
+        self.repeats = repeats
+        flat = distinct.reshape(-1)
+        if not _BLAS.get(flat.dtype, False):  # ints, bools, float16: statistics in a type BLAS knows
+            flat = flat.astype(numpy.float64 if flat.dtype.kind in "iu" else numpy.float32)
+        n = flat.shape[0]
+        on_host = flat.__class__ is numpy.ndarray
+        if n <= SAMPLE:  # one small copy serves everything, exactly
+            self.sampled = False
+            sample = self.sample = flat.copy() if on_host else _host(flat)
+            squares = float(_dot(sample, sample))
+            if squares - squares != 0.0:  # not finite: some entry is NaN or inf
+                finite = self._count_nonfinite(sample, repeats, numpy)
+                squares = float(_dot(finite, finite))
+            self.norm = math.sqrt(squares * repeats)
+            if repeats == 1:
+                self.grid, self.step = _grid(sample.reshape(shape), shape, True)
+            else:
+                self.grid, self.step = _grid(array, shape, False)
+            return
+        self.sampled = True
+        xp = numpy if on_host else _array_module(flat)
+        squares = float(xp.dot(flat, flat))
+        if squares - squares != 0.0:  # not finite: some entry is NaN or inf
+            flat = self._count_nonfinite(flat, repeats, xp)
+            squares = float(xp.dot(flat, flat)) if flat.shape[0] else 0.0
+        self.norm = math.sqrt(squares * repeats)
+        grid, self.step = _grid(array, shape, False)
+        self.grid = grid
+        # The preview's entries are a good enough sample when there are many of them.
+        self.sample = grid if grid.size >= SAMPLE // 2 else _host(flat[:: -(-n // SAMPLE)]).copy()
+        if exact:
+            self._exact(flat, xp)
+
+    def _exact(self, flat, xp) -> None:
+        """min, max, mean and std over every (finite) entry: the ``exact_stats`` option."""
+        count = flat.shape[0]
+        if count:
+            mean = float(xp.dot(flat, xp.ones(count, dtype=flat.dtype))) / count
+            centered = flat - mean
+            self.stats = (float(flat.min()), float(flat.max()), mean,
+                          math.sqrt(float(xp.dot(centered, centered)) / count))
+        self.sampled = False
+
+    def _count_nonfinite(self, flat, repeats: int, xp):
+        """Count NaN and inf exactly (called when the sum of squares is not finite, which
+        a huge finite entry can cause too); return the finite entries."""
+        ok = xp.isfinite(flat)
+        nan = int(xp.isnan(flat).sum())
+        self.nan = nan * repeats
+        self.inf = (int(flat.shape[0] - int(ok.sum())) - nan) * repeats
+        return flat[ok]
+
+    def to_json(self) -> dict:
+        """The document's form: statistics and the preview, computed once."""
+        if self._json is None:
+            self._json = self._finish()
+        return self._json
+
+    def _finish(self) -> dict:
+        sample = self.sample.astype(numpy.float64)
+        finite = sample[numpy.isfinite(sample)]
+        out = {"shape": list(self.shape), "dtype": dtype_name(self.dtype), "nan": self.nan, "inf": self.inf,
+               "min": None, "max": None, "mean": None, "std": None, "norm": None, "sampled": self.sampled}
+        if self.stats is not None:
+            low, high, mean, std = self.stats
+        elif finite.size:
+            low, high, mean, std = finite.min(), finite.max(), finite.mean(), finite.std()
+        else:
+            low = high = mean = std = None
+        if low is not None:
+            out.update(min=_stat(low), max=_stat(high), mean=_stat(mean), std=_stat(std))
+        out["norm"] = _stat(self.norm)
+        if self.grid is not None:
+            out["preview"] = _preview(self.grid, self.step)
+        return out
+
+    def __repr__(self) -> str:
+        return f"<summary {dtype_name(self.dtype)}{list(self.shape)}>"
+
+
+def _grid(array, shape, own: bool):
+    """At most PREVIEW x PREVIEW entries at even strides, as a 2-D host array: a vector
+    is one row; leading dimensions fold into rows. Returns (grid, [row step, col step]).
+    ``own``: the array is the summary's own copy (else the grid is copied out of it)."""
+    ndim = len(shape)
+    cols = shape[-1]
+    col_step = -(-cols // PREVIEW)
+    if ndim == 1:
+        grid, row_step = array.reshape(1, cols)[:, ::col_step], 1
+    else:
+        rows = math.prod(shape[:-1])
+        row_step = -(-rows // PREVIEW)
+        if ndim == 2:
+            grid = array[::row_step, ::col_step]
+        elif own:
+            grid = array.reshape(rows, cols)[::row_step, ::col_step]
+        else:  # index the leading dimensions directly: reshaping a view could copy all of it
+            lead = numpy.unravel_index(numpy.arange(0, rows, row_step), shape[:-1])
+            grid = array[tuple(_on_device(i, array) for i in lead) + (slice(None, None, col_step),)]
+    if not own:
+        grid = _host(grid).copy()
+    return grid, [row_step, col_step]
+
+
+def _on_device(index, array):
+    return index if isinstance(array, numpy.ndarray) else _array_module(array).asarray(index)
+
+
+def _array_module(array):
+    from ..backend import array_module
+
+    return array_module(array)
+
+
+def _preview(grid, step) -> dict:
+    """``q`` is base64 of one byte per entry, row-major: 0..254 stands for
+    ``lo + q / 254 * (hi - lo)``, 255 for NaN (+inf and -inf show as 254 and 0).
+    Bytes rather than a list of numbers: half the text, and cheap to make."""
+    values = grid.astype(numpy.float64)
+    finite = numpy.isfinite(values)
+    if finite.any():
+        low, high = float(values[finite].min()), float(values[finite].max())
+    else:
+        low = high = 0.0
+    scale = 254.0 / (high - low) if high > low else 0.0
+    with numpy.errstate(all="ignore"):  # inf * 0 and the like: the tracer never warns
+        scaled = numpy.nan_to_num((values - low) * scale, nan=0.0, posinf=254.0, neginf=0.0)
+    codes = numpy.rint(numpy.clip(scaled, 0, 254)).astype(numpy.uint8)
+    codes[numpy.isnan(values)] = 255
+    return {"rows": int(grid.shape[0]), "cols": int(grid.shape[1]), "step": step,
+            "lo": _stat(low) if finite.any() else None, "hi": _stat(high) if finite.any() else None,
+            "q": b64encode(codes.tobytes()).decode("ascii")}
+
+
+def decode_preview(preview: dict) -> numpy.ndarray:
+    """The preview's entries as floats (NaN where it holds NaN): for tests and tools."""
+    codes = numpy.frombuffer(b64decode(preview["q"]), dtype=numpy.uint8)
+    codes = codes.reshape(preview["rows"], preview["cols"])
+    low, high = preview["lo"] or 0.0, preview["hi"] or 0.0
+    values = low + codes.astype(numpy.float64) / 254.0 * (high - low)
+    values[codes == 255] = numpy.nan
+    return values
+
+
+def to_json(summary):
+    """A summary in the document's form (small summaries already are)."""
+    return summary.to_json() if summary.__class__ is Large else summary
+
+
+def nonfinite(summary) -> bool:
+    """Whether a summary counted any NaN or inf."""
+    if summary is None:
+        return False
+    if summary.__class__ is Large:
+        return summary.nan > 0 or summary.inf > 0
+    return summary["nan"] > 0 or summary["inf"] > 0
+
+
+class SummaryCache:
+    """Summaries of the arrays seen lately, by identity, held through weak references.
+
+    One gradient array often appears several times in a backward pass (sent by one
+    step, arriving at the next, stored as a leaf's ``.grad``); it is summarized once.
+    Small arrays and NumPy scalars are not cached (cheap, and scalars have no weakref).
+    """
+
+    __slots__ = ("_entries", "exact")
+
+    def __init__(self, exact: bool = False):
+        self._entries: dict = {}
+        self.exact = exact
+
+    def get(self, array):
+        if array.size <= SMALL:
+            return summarize(array)
+        key = id(array)
+        entry = self._entries.get(key)
+        if entry is not None and entry[0]() is array:
+            return entry[1]
+        summary = Large(array, self.exact)
+        try:
+            self._entries[key] = (weakref.ref(array), summary)
+        except TypeError:  # no weak references to this kind of array
+            pass
+        return summary
+
+    def clear(self) -> None:
+        self._entries.clear()

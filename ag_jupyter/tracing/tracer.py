@@ -1,0 +1,73 @@
+"""``with ag.trace() as tr:``: record what the engine does inside the block.
+
+On entry the trace's recorder becomes the engine's listener; on exit (normal or
+by an exception) the previous listener is put back, so nothing is recorded
+outside the block and no trace outlives its block.
+
+Nesting: an inner trace records what happens inside it *and* passes every event
+on to the outer one, so the outer trace is complete. Traces must be exited in the
+order they were entered, which ``with`` guarantees.
+
+>>> import ag_jupyter as ag
+>>> with ag.trace() as tr:
+...     x = ag.tensor(3.0, requires_grad=True)
+...     (x * x).backward()
+>>> [e["type"] for e in tr.to_dict()["events"]]
+['create', 'create', 'create', 'backward_begin', 'backward_step', 'accumulate', 'backward_end']
+"""
+from __future__ import annotations
+
+from ..autograd import state
+from . import document
+from .recorder import Recorder
+from .source_lines import traceback_line
+
+
+class trace:  # noqa: N801 - a context manager named like the function users call
+    """A recording of forward and backward passes; ``to_dict()`` is its trace document.
+
+    ``exact_stats=True`` takes min, max, mean and std of large tensors over every
+    entry while the code runs (slower); by default they come from at most 1,024
+    evenly spaced entries (see ``summary.py``). NaN/inf counts and norms are exact.
+
+    The recorder holds summaries and ids, never tensors, so keeping a trace (or
+    showing it in a widget) keeps no memory of the tensors it saw.
+    """
+
+    def __init__(self, title: str | None = None, *, exact_stats: bool = False):
+        self.recorder = Recorder(title, exact_stats)
+        self._previous = None
+        self.active = False
+
+    def __enter__(self) -> "trace":
+        if self.active:
+            raise RuntimeError("this trace is already recording; make a new ag.trace() to nest one")
+        self._previous = state.listener
+        self.recorder.parent = self._previous
+        state.listener = self.recorder
+        self.active = True
+        return self
+
+    def __exit__(self, exc_type, exc, tb) -> bool:
+        state.listener = self._previous
+        self.recorder.parent = None
+        self._previous = None
+        self.active = False
+        if exc is not None:
+            self.recorder.note_exception(exc, traceback_line(tb))
+        return False  # the exception, if any, goes on
+
+    def to_dict(self) -> dict:
+        """The trace document (a new dict each call; JSON-ready)."""
+        return document.build(self.recorder)
+
+    def to_json(self, **kwargs) -> str:
+        """The trace document as JSON text; keyword arguments go to ``json.dumps``."""
+        import json  # only here: importing ag_jupyter stays light
+
+        return json.dumps(self.to_dict(), **kwargs)
+
+    def __repr__(self) -> str:
+        rec = self.recorder
+        state_word = "recording" if self.active else "closed"
+        return f"<ag.trace {state_word}: {len(rec.nodes)} nodes, {len(rec.events)} events>"

@@ -1,0 +1,144 @@
+"""What tracing costs: W2 (an MLP training step) and W3 (a 500-op chain), tracing off
+and inside ``ag.trace()``, in one process.
+
+    python benchmarks/bench_tracing.py            # from the repository root
+
+W2: batch 256, 784-256-128-10, relu, cross-entropy written as log_softmax, integer
+indexing and mean (no ag.nn needed), SGD by hand under no_grad. The batch is sliced
+from a dataset tensor each step, as a data loop would.
+W3: 500 elementwise ops on 1,000 elements (mul, add, tanh in turn), then backward.
+
+Tracing on is measured two ways: each step inside its own ``ag.trace()`` (what a
+traced notebook cell does) and many steps inside one (a traced loop over batches).
+Each figure is the median of several rounds; the modes alternate, so a machine that
+slows down part-way hurts all alike. Targets: tracing on costs at most 1.25x on W2;
+tracing off costs nothing (the engine's seam is one ``is None`` check per op, which
+this branch does not change).
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import time
+
+# One BLAS thread unless told otherwise: on a small shared machine, BLAS threads that
+# wait for a busy core make a matmul 10x slower at random, which swamps what we measure.
+for _name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_name, "1")
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+import ag_jupyter as ag  # noqa: E402
+
+
+def make_w2(batches: int = 4):
+    ag.manual_seed(0)
+    data = ag.randn(256 * batches, 784)
+    labels = ag.randint(0, 10, (256 * batches,))
+    rows = ag.arange(256)
+
+    def param(fan_in: int, *shape):
+        return (ag.randn(*shape) * (1.0 / fan_in ** 0.5)).requires_grad_()
+
+    params = [param(784, 784, 256), ag.zeros(256, requires_grad=True),
+              param(256, 256, 128), ag.zeros(128, requires_grad=True),
+              param(128, 128, 10), ag.zeros(10, requires_grad=True)]
+    state = {"batch": 0}
+
+    def step():
+        w1, b1, w2, b2, w3, b3 = params
+        k = state["batch"] = (state["batch"] + 1) % batches
+        x, y = data[k * 256:(k + 1) * 256], labels[k * 256:(k + 1) * 256]
+        h = (x @ w1 + b1).relu()
+        h = (h @ w2 + b2).relu()
+        logits = h @ w3 + b3
+        loss = -logits.log_softmax(1)[rows, y].mean()
+        loss.backward()
+        with ag.no_grad():
+            for p in params:
+                p -= 0.01 * p.grad
+                p.grad = None
+        return loss
+
+    return step
+
+
+def make_w3(length: int = 500, size: int = 1000):
+    ag.manual_seed(0)
+    x = ag.randn(size, requires_grad=True)
+
+    def step():
+        y = x
+        for i in range(length):
+            kind = i % 3
+            y = y * 0.999 if kind == 0 else (y + 0.001 if kind == 1 else y.tanh())
+        y.sum().backward()
+        x.grad = None
+
+    return step
+
+
+def timed(step, mode: str, repeats: int) -> list:
+    """Seconds per call of ``step``. mode "off": no trace; "each": every call inside its own
+    ag.trace() (a traced notebook cell); "loop": all calls inside one ag.trace() (a traced
+    loop over batches), the block's exit counted in the last call."""
+    times = []
+    clock = time.perf_counter
+    if mode == "loop":
+        tracer = ag.trace()
+        tracer.__enter__()
+        try:
+            for _ in range(repeats):
+                start = clock()
+                step()
+                times.append(clock() - start)
+        finally:
+            start = clock()
+            tracer.__exit__(None, None, None)
+            times[-1] += clock() - start
+        return times
+    for _ in range(repeats):
+        start = clock()
+        if mode == "each":
+            with ag.trace():
+                step()
+        else:
+            step()
+        times.append(clock() - start)
+    return times
+
+
+def compare(name: str, step, rounds: int, repeats: int) -> dict:
+    step()  # warm up: caches, first-call imports
+    with ag.trace():
+        step()
+    runs: dict = {"off": [], "each": [], "loop": []}
+    for _ in range(rounds):  # interleaved, so a machine that slows down part-way hurts all alike
+        for mode in runs:
+            runs[mode].extend(timed(step, mode, repeats))
+    medians = {mode: statistics.median(times) for mode, times in runs.items()}
+    off = medians["off"]
+    print(f"{name}: off {off * 1e3:7.2f} ms | trace per step {medians['each'] * 1e3:7.2f} ms "
+          f"({medians['each'] / off:4.2f}x) | one trace, many steps {medians['loop'] * 1e3:7.2f} ms "
+          f"({medians['loop'] / off:4.2f}x)   [{len(runs['off'])} runs each]")
+    return medians
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=16)
+    parser.add_argument("--quick", action="store_true", help="fewer runs (a smoke test)")
+    args = parser.parse_args()
+    rounds = 2 if args.quick else args.rounds
+    print(f"ag_jupyter {ag.__version__}, Python {sys.version.split()[0]}, "
+          f"OPENBLAS_NUM_THREADS={os.environ.get('OPENBLAS_NUM_THREADS')}")
+    w2 = compare("W2 MLP step (256x784-256-128-10)", make_w2(), rounds, 5)
+    compare("W3 500-op chain (1,000 elements)  ", make_w3(), rounds, 3)
+    for mode, label in (("each", "a trace per step"), ("loop", "one trace, many steps")):
+        ratio = w2[mode] / w2["off"]
+        print(f"target W2 <= 1.25x with {label}: {ratio:.2f}x, {'met' if ratio <= 1.25 else 'NOT met'}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,68 @@
+"""Every primitive can be drawn: a PyTorch node name, a symbol and a LaTeX formula."""
+from __future__ import annotations
+
+import gc
+
+import pytest
+from trace_checks import checked_documents  # noqa: F401
+
+from ag_jupyter.autograd.function import Op
+from ag_jupyter.tracing.op_info import by_torch_name, concrete, op_classes
+
+FAMILY_BASES = {"Binary", "Unary", "UnaryOnOutput", "Reduction"}  # bases that make no node themselves
+
+
+def undrawable(classes) -> list:
+    """The concrete Op classes missing a node name, a symbol or a formula."""
+    missing = []
+    for cls in classes:
+        if not concrete(cls):
+            continue
+        for attribute in ("node_name", "symbol", "formula"):
+            value = getattr(cls, attribute, None)
+            if not isinstance(value, str) or not value.strip() or value == "Node":
+                missing.append(f"{cls.__module__}.{cls.__qualname__}.{attribute}")
+    return missing
+
+
+def balanced(latex: str) -> bool:
+    depth = 0
+    for ch in latex.replace(r"\{", "").replace(r"\}", ""):
+        depth += {"{": 1, "}": -1}.get(ch, 0)
+        if depth < 0:
+            return False
+    return depth == 0
+
+
+def test_every_engine_primitive_has_name_symbol_and_formula():
+    classes = op_classes()
+    assert len(classes) > 40  # found recursively, family bases included
+    assert not undrawable(classes)
+    assert {c.__name__ for c in classes if not concrete(c)} == FAMILY_BASES
+
+
+@pytest.mark.parametrize("cls", [c for c in op_classes() if concrete(c)], ids=lambda c: c.__name__)
+def test_formula_is_latex_for_a_local_derivative(cls):
+    assert balanced(cls.formula) and r"\partial" in cls.formula, cls.formula
+    assert cls.node_name[0].isupper()
+
+
+def test_the_check_catches_an_op_without_a_formula():
+    class Frobnicate(Op):  # a new primitive someone forgot to describe
+        node_name = "FrobnicateBackward0"
+        symbol = "frob"
+
+    assert undrawable([Frobnicate]) == [f"{__name__}.{Frobnicate.__qualname__}.formula"]
+    assert Frobnicate in op_classes()  # the recursive search finds new subclasses too
+    del Frobnicate  # out of Op.__subclasses__(), so no later test meets it
+    gc.collect()
+
+
+def test_pytorch_names_map_to_the_same_formulas():
+    from ag_jupyter.ops.elementwise import Mul
+    from ag_jupyter.ops.reduction import Sum
+
+    assert by_torch_name("MulBackward0") == (Mul.symbol, Mul.formula)
+    assert by_torch_name("SumBackward1") == (Sum.symbol, Sum.formula)  # sum over a dim
+    assert by_torch_name("AddmmBackward0")[1]  # PyTorch-only nodes have one too
+    assert by_torch_name("WeirdBackward3") == ("weird", None)

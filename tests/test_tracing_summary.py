@@ -1,0 +1,117 @@
+"""Summaries of tensor values and gradients: small ones whole, large ones bounded."""
+from __future__ import annotations
+
+import json
+import math
+
+import numpy
+import pytest
+from trace_checks import checked_documents, events, node, ops, output_of  # noqa: F401
+
+import ag_jupyter as ag
+from ag_jupyter.tracing.summary import Large, decode_preview, summarize, to_json
+
+
+def test_small_tensors_carry_every_number():
+    s = summarize(numpy.arange(64, dtype=numpy.float32).reshape(8, 8))
+    assert s["values"] == list(range(64)) and s["shape"] == [8, 8] and s["nan"] == s["inf"] == 0
+    s = summarize(numpy.array([1.0, numpy.nan, numpy.inf, -numpy.inf]))
+    assert s["values"] == [1.0, "NaN", "Infinity", "-Infinity"] and (s["nan"], s["inf"]) == (1, 2)
+    assert summarize(numpy.float32(2.5))["values"] == [2.5]
+    assert summarize(numpy.array([True, False]))["values"] == [True, False]
+    json.dumps(s, allow_nan=False)  # strict JSON
+
+
+def test_medium_tensors_have_exact_statistics():
+    a = numpy.arange(65, dtype=numpy.float32)
+    s = to_json(summarize(a))
+    assert "values" not in s and s["sampled"] is False
+    assert (s["min"], s["max"], s["mean"]) == (0.0, 64.0, 32.0)
+    assert s["std"] == pytest.approx(float(a.std()), rel=1e-5)
+    assert s["norm"] == pytest.approx(float(numpy.linalg.norm(a)), rel=1e-5)
+
+
+def test_large_tensors_are_bounded_and_honest():
+    rng = numpy.random.default_rng(0)
+    a = rng.normal(3.0, 2.0, size=(600, 700)).astype(numpy.float32)
+    s = to_json(summarize(a))
+    assert s["shape"] == [600, 700] and s["sampled"] is True and s["nan"] == s["inf"] == 0
+    assert s["norm"] == pytest.approx(float(numpy.linalg.norm(a.astype(numpy.float64))), rel=1e-4)
+    assert s["mean"] == pytest.approx(3.0, abs=0.2) and s["std"] == pytest.approx(2.0, abs=0.2)
+    assert a.min() <= s["min"] < s["max"] <= a.max()
+    p = s["preview"]
+    assert (p["rows"], p["cols"], p["step"]) == (32, 32, [19, 22])
+    assert decode_preview(p) == pytest.approx(a[::19, ::22], abs=(p["hi"] - p["lo"]) / 254)
+    assert len(json.dumps(s)) < 2000
+    exact = to_json(Large(a, exact=True))
+    assert exact["sampled"] is False
+    assert (exact["min"], exact["max"]) == (pytest.approx(float(a.min())), pytest.approx(float(a.max())))
+    assert exact["mean"] == pytest.approx(float(a.mean()), rel=1e-4)
+    assert exact["std"] == pytest.approx(float(a.std()), rel=1e-4)
+
+
+def test_nan_and_inf_are_counted_exactly_in_large_tensors():
+    a = numpy.ones((300, 300), dtype=numpy.float32)
+    a[5, 7] = numpy.nan
+    a[100, :3] = numpy.inf
+    a[200, 0] = -numpy.inf
+    s = to_json(summarize(a))
+    assert (s["nan"], s["inf"]) == (1, 4)
+    assert s["norm"] == pytest.approx(math.sqrt(300 * 300 - 5))
+    assert s["min"] == s["max"] == 1.0
+    json.dumps(s, allow_nan=False)
+
+
+def test_broadcast_views_and_other_dtypes():
+    grid = numpy.broadcast_to(numpy.arange(4.0, dtype=numpy.float32)[:, None], (4, 5000))
+    s = to_json(summarize(grid))
+    assert s["shape"] == [4, 5000] and s["norm"] == pytest.approx(math.sqrt(5000 * (1 + 4 + 9)))
+    assert (s["min"], s["max"], s["mean"]) == (0.0, 3.0, 1.5) and s["sampled"] is False
+    ints = to_json(summarize(numpy.arange(1000, dtype=numpy.int64)))
+    assert ints["dtype"] == "int64" and ints["max"] == 999.0
+    cube = to_json(summarize(numpy.zeros((10, 20, 30), dtype=numpy.float16)))
+    assert cube["dtype"] == "float16" and (cube["preview"]["rows"], cube["preview"]["cols"]) == (29, 30)
+
+
+def test_trace_of_a_large_matmul_stays_small():
+    ag.manual_seed(0)
+    with ag.trace() as tr:
+        a = ag.randn(600, 700, requires_grad=True)
+        b = ag.randn(700, 500, requires_grad=True)
+        (a @ b).tanh().sum().backward()
+    text = tr.to_json()
+    assert len(text) < 300_000
+    doc = json.loads(text)
+    assert [n["op"] for n in ops(doc)] == ["MmBackward0", "TanhBackward0", "SumBackward0"]
+    assert node(doc, "t0")["grad"]["shape"] == [600, 700]
+
+
+@pytest.mark.filterwarnings("ignore:divide by zero", "ignore:invalid value")  # the user's log(-1)
+def test_nan_first_appearing_is_marked_forward_and_backward():
+    with ag.trace() as tr:
+        x = ag.tensor([-1.0, 0.0, 4.0], requires_grad=True)
+        y = ag.log(x)  # NaN and -inf appear here...
+        y * 2  # ...and are carried on, not born, here
+        w = ag.tensor([0.0, 1.0], requires_grad=True)
+        v = w * 2
+        v.sqrt().sum().backward()  # sqrt's gradient at 0 is inf: born in its step, carried by mul's
+    doc = tr.to_dict()
+    log_node = ops(doc)[0]
+    marked = [e["node"] for e in events(doc, "create") if e.get("nonfinite_origin")]
+    assert marked == [output_of(doc, log_node["id"])]
+    assert node(doc, output_of(doc, log_node["id"]))["value"]["values"][:2] == ["NaN", "-Infinity"]
+    steps = events(doc, "backward_step")
+    assert [node(doc, e["node"])["op"] for e in steps] == ["SumBackward0", "SqrtBackward0", "MulBackward0"]
+    assert [bool(e.get("nonfinite_origin")) for e in steps] == [False, True, False]
+    assert steps[1]["grad_inputs"][0]["grad"]["values"] == ["Infinity", pytest.approx(2 ** -1.5)]
+    assert events(doc, "accumulate")[0]["grad"]["inf"] == 1
+    json.dumps(doc, allow_nan=False)
+
+
+def test_exact_stats_option():
+    with ag.trace(exact_stats=True) as tr:
+        x = ag.randn(100, 100, requires_grad=True)
+        (x * 2).sum().backward()
+    doc = tr.to_dict()
+    value = node(doc, "t0")["value"]
+    assert value["sampled"] is False and value["max"] == pytest.approx(float(x.detach().numpy().max()), rel=1e-5)
