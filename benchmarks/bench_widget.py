@@ -88,7 +88,7 @@ def table(r: dict) -> str:
         (f"one step while playing ({r['nodes1k']:,} nodes), to next frame (median)",
          f"{r['step1k']['paintMs']:.1f} ms", "< 50 ms", r["step1k"]["paintMs"] < 50),
         ("  90th percentile", f"{r['step1k']['p90Ms']:.1f} ms", "", None),
-        ("  of which the widget's handlers (upper bound, median / max)", f"{r['step1k']['syncMs']:.1f} / {r['step1k']['maxSyncMs']:.1f} ms", "", None),
+        ("  of which the widget's handlers (median / max)", f"{r['step1k']['syncMs']:.1f} / {r['step1k']['maxSyncMs']:.1f} ms", "", None),
     ]
     fixtures = [p for p in r["payload"] if not p["name"].startswith("synthetic")]
     if fixtures:
