@@ -65,6 +65,11 @@ export function createHost(model) {
   on("change:speed", schedule);
   on("change:step", () => { pending = false; });
   on("change:trace", onTrace);
+  on("change:pass_index", () => { // Python chose a pass: show its final state
+    const { min, max } = passRange(getIndex(), trait(model, "pass_index", -1));
+    const step = trait(model, "step", 0);
+    if (step < min || step > max) { model.set("step", max); model.save_changes(); }
+  });
   onTrace();
   schedule();
 

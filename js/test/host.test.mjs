@@ -67,5 +67,7 @@ test("a selected pass bounds the steps", () => {
   assert.equal(model.get("step"), p.first_event);
   host.dispatch({ type: "last" });
   assert.equal(model.get("step"), p.last_event + 1);
+  model.set("pass_index", 0);
+  assert.equal(model.get("step"), doc.passes[0].last_event + 1, "a step outside the new pass moves to its end");
   host.destroy();
 });
