@@ -26,11 +26,15 @@ export function svgString(svg, layout) {
   clone.setAttribute("height", h);
   clone.setAttribute("viewBox", `0 0 ${w} ${h}`);
   clone.removeAttribute("class");
-  const bg = getComputedStyle(svg.parentNode || svg).getPropertyValue("--ag-background").trim() || "#ffffff";
-  clone.setAttribute("style", `background:${bg}`);
+  clone.setAttribute("style", `background:${background(svg)}`);
   const viewport = clone.querySelector(".ag-viewport");
   if (viewport) viewport.setAttribute("transform", `translate(${pad},${pad})`);
   return new XMLSerializer().serializeToString(clone);
+}
+
+// The theme's background (dark themes export dark pictures).
+function background(svg) {
+  return getComputedStyle(svg.parentNode || svg).getPropertyValue("--ag-background").trim() || "#ffffff";
 }
 
 function download(blob, name) {
@@ -66,7 +70,7 @@ export function exportPNG(svg, layout, title) {
       canvas.width = Math.min(16384, img.width * scale);
       canvas.height = Math.min(16384, img.height * scale);
       const ctx = canvas.getContext("2d");
-      ctx.fillStyle = "#ffffff";
+      ctx.fillStyle = background(svg);
       ctx.fillRect(0, 0, canvas.width, canvas.height);
       ctx.drawImage(img, 0, 0, canvas.width, canvas.height);
       URL.revokeObjectURL(url);
