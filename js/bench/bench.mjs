@@ -1,7 +1,7 @@
 // Measures the built bundle (ag_jupyter/static/widget.js) with a fake model:
 // first paint of big traces, one step while playing, payload bytes per node.
 // window.agBench.runAll(fixtureUrls) resolves to a results object.
-import widget from "../../ag_jupyter/static/widget.js";
+import makeWidget from "../../ag_jupyter/static/widget.js";
 import { synthTrace, blocksFor } from "../test/helpers/synth.mjs";
 import { fakeModel, defaults } from "./fake-model.mjs";
 
@@ -15,6 +15,7 @@ function mount(trace, extra = {}) {
   const model = fakeModel({ ...defaults, trace, step: trace.events.length, ...extra });
   const el = document.createElement("div");
   stage.replaceChildren(el);
+  const widget = makeWidget(); // anywidget calls the factory once per model
   const stopHost = widget.initialize({ model });
   const stopView = widget.render({ model, el });
   return { model, el, stop: () => { stopView(); stopHost(); } };
@@ -43,6 +44,7 @@ async function stepWhilePlaying(trace, count = 30) {
   model.on("change:step", () => { t0 = performance.now(); });
   const el = document.createElement("div");
   stage.replaceChildren(el);
+  const widget = makeWidget();
   const stopHost = widget.initialize({ model });
   const stopView = widget.render({ model, el });
   // Registered after the widget's listeners, so it runs once they are done.

@@ -151,9 +151,17 @@ export function mountWidget(model, el, host) {
   // The first fit happens before the element has a size when the output area is
   // still hidden; fit again once it is laid out.
   const raf = requestAnimationFrame(autoFit);
+  // Fit again the first time the canvas gets a size (an output area shown late).
+  let sized = false;
+  const resize = typeof ResizeObserver === "function" ? new ResizeObserver((entries) => {
+    const box = entries[entries.length - 1].contentRect;
+    if (!sized && box.width > 0 && box.height > 0) { sized = true; autoFit(); }
+  }) : null;
+  if (resize) resize.observe(canvas);
 
   return () => {
     cancelAnimationFrame(raf);
+    if (resize) resize.disconnect();
     for (const [name, fn] of handlers) model.off(name, fn);
     root.removeEventListener("keydown", onKey);
     graph.destroy();

@@ -63,7 +63,9 @@ export function createHost(model) {
 
   on("change:playing", schedule);
   on("change:speed", schedule);
-  on("change:step", () => { pending = false; });
+  // Any step change restarts the countdown: if two hosts ever watch one model,
+  // the first tick resets the other's timer, so the model still plays once.
+  on("change:step", () => { pending = false; schedule(); });
   on("change:trace", onTrace);
   on("change:pass_index", () => { // Python chose a pass: show its final state
     const { min, max } = passRange(getIndex(), trait(model, "pass_index", -1));

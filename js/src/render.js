@@ -35,6 +35,9 @@ export function createGraphView(container, { onSelect = () => {}, onOpen = () =>
   // focus (a click in it), or with Ctrl held.
   zoomer.filter((ev) => !ev.button && (ev.type !== "wheel" || ev.ctrlKey || ev.metaKey
     || container.closest(".ag-graph")?.contains(document.activeElement)));
+  // d3-zoom's default extent reads the svg's width attribute, which throws while
+  // the widget is not in the document yet (anywidget renders before attaching).
+  zoomer.extent(function () { return [[0, 0], [this.clientWidth || 800, this.clientHeight || 400]]; });
   svg.call(zoomer).on("dblclick.zoom", null);
 
   let nodes = new Map(), edges = new Map(), layout = null, direction = "LR";

@@ -71,3 +71,14 @@ test("a selected pass bounds the steps", () => {
   assert.equal(model.get("step"), doc.passes[0].last_event + 1, "a step outside the new pass moves to its end");
   host.destroy();
 });
+
+test("two hosts on one model (two proxies) still play once", async () => {
+  const model = fakeModel({ ...defaults, trace, step: 0, speed: 20 });
+  const a = createHost(model), b = createHost(model);
+  a.dispatch({ type: "play" });
+  await sleep(230); // about 4 ticks at 20/s; twice that if both timers ran
+  a.dispatch({ type: "pause" });
+  const at = model.get("step");
+  assert.ok(at >= 2 && at <= 6, `step ${at}`);
+  a.destroy(); b.destroy();
+});
