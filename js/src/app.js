@@ -1,0 +1,170 @@
+// One view of a GraphWidget: builds the DOM from the small view modules and keeps
+// it in step with the model. Recomputes the layout only when the graph's shape
+// changes (trace, collapse, constants, pass, max_nodes, direction); a step only
+// recomputes the timeline state and flips classes.
+import { stateAt, phaseSegments, passRange } from "./timeline.js";
+import { displayGraph, displayState, prefixes, SCOPE_PREFIX } from "./collapse.js";
+import { layoutGraph } from "./layout.js";
+import { comparePasses, passOptions } from "./passes.js";
+import { createGraphView } from "./render.js";
+import { createControls } from "./controls.js";
+import { createInspector } from "./inspector.js";
+import { createCodeStrip } from "./codestrip.js";
+import { createStepPanel } from "./steppanel.js";
+import { exportSVG, exportPNG } from "./export.js";
+import { trait } from "./host.js";
+
+const LAYOUT_TRAITS = ["trace", "collapsed", "hide_constants", "pass_index", "max_nodes", "direction"];
+const VIEW_TRAITS = ["step", "selected", "playing", "speed", "source", "animate", "live"];
+
+export function mountWidget(model, el, host) {
+  const get = (name, fallback) => trait(model, name, fallback);
+  const set = (values) => { for (const [k, v] of Object.entries(values)) model.set(k, v); model.save_changes(); };
+  const root = document.createElement("div");
+  root.className = "ag-graph";
+  root.tabIndex = 0; // keyboard shortcuts only while the widget has focus
+  el.appendChild(root);
+  const expanded = new Set(); // scopes the learner opened that max_nodes had closed
+  let display = null, layout = null, layoutKey = "", passMarks = null, index = null, segments = [], passes = [];
+
+  const controls = createControls(root, { onAction: act });
+  const strip = createCodeStrip(root);
+  const main = document.createElement("div");
+  main.className = "ag-main";
+  root.appendChild(main);
+  const canvas = document.createElement("div");
+  canvas.className = "ag-canvas";
+  main.appendChild(canvas);
+  const graph = createGraphView(canvas, { onSelect: (id) => set({ selected: id }), onOpen: toggleScope });
+  const inspector = createInspector(main, { onOpen: toggleScope });
+  const panel = createStepPanel(root);
+
+  function relayout() {
+    index = host.getIndex();
+    const options = { collapsed: get("collapsed", []), expanded: [...expanded], hideConstants: !!get("hide_constants", false),
+      maxNodes: get("max_nodes", 0), passIndex: get("pass_index", -1) };
+    const direction = get("direction", "LR") === "TB" ? "TB" : "LR";
+    const key = JSON.stringify([options, direction, index.nodes.size, index.edges.length]);
+    if (key === layoutKey && display) { segments = phaseSegments(index); refresh(); return; }
+    layoutKey = key;
+    display = displayGraph(index, options);
+    layout = layoutGraph(display, { direction });
+    graph.setGraph(display, layout, direction);
+    passMarks = options.passIndex >= 0 ? comparePasses(index, options.passIndex) : null;
+    segments = phaseSegments(index);
+    passes = passOptions(index);
+    refresh();
+    autoFit();
+  }
+
+  // The automatic view keeps labels readable; the "fit" button shows everything.
+  function autoFit() {
+    const current = stateAt(index, get("step", 0)).current;
+    graph.fit({ minScale: 0.7, focus: display && display.groupOf.get(current) });
+  }
+
+  function refresh() {
+    if (host.getIndex() !== index) { relayout(); return; }
+    const state = stateAt(index, get("step", 0));
+    const ds = displayState(display, state);
+    const selected = get("selected", "");
+    graph.update(ds, { selected, added: passMarks && passMarks.added,
+      unused: passMarks && new Set(passMarks.unused.map((id) => display.groupOf.get(id))),
+      errorType: state.error ? state.error.type : "" });
+    if (get("playing", false) && ds.current) graph.reveal(ds.current);
+    root.classList.toggle("ag-animate", !!get("animate", true));
+    root.dataset.phase = state.phase;
+    const { min, max } = passRange(index, get("pass_index", -1));
+    const sel = selectedScope(selected);
+    controls.update({ step: state.step, total: state.total, min, max, playing: !!get("playing", false),
+      speed: get("speed", 4), direction: get("direction", "LR"), hideConstants: !!get("hide_constants", false),
+      segments, passOptions: passes, passIndex: get("pass_index", -1),
+      collapseText: sel && sel.open ? "expand" : "collapse", canCollapse: !!sel });
+    const currentNode = index.nodes.get(state.current);
+    strip.show((state.error && state.error.line) || (currentNode && currentNode.line) || null, get("source", ""));
+    panel.show(index, state, { defer: !!get("playing", false) });
+    inspector.show(selected, index, state, display);
+    root.title = passMarks ? passMarks.text : "";
+  }
+
+  // The scope a collapse/expand button acts on: a selected box (to open), or the
+  // innermost module of a selected node (to close).
+  function selectedScope(id) {
+    if (!id || !display) return null;
+    if (id.startsWith(SCOPE_PREFIX)) return { scope: id.slice(SCOPE_PREFIX.length), open: true };
+    const node = index.nodes.get(id);
+    const scopes = node ? prefixes(node.scope) : [];
+    return scopes.length ? { scope: scopes[scopes.length - 1], open: false } : null;
+  }
+
+  function toggleScope(id) {
+    const sel = selectedScope(id);
+    if (!sel) return;
+    const collapsed = get("collapsed", []);
+    if (sel.open) {
+      if (collapsed.includes(sel.scope)) set({ collapsed: collapsed.filter((s) => s !== sel.scope), selected: "" });
+      else { expanded.add(sel.scope); set({ selected: "" }); relayout(); }
+    } else {
+      expanded.delete(sel.scope);
+      set({ collapsed: [...collapsed.filter((s) => !s.startsWith(`${sel.scope}.`)), sel.scope], selected: SCOPE_PREFIX + sel.scope });
+    }
+  }
+
+  function act(action, value) {
+    switch (action) {
+      case "first": case "back": case "step": case "last": host.dispatch({ type: action }); break;
+      case "play": host.dispatch({ type: "toggle" }); break;
+      case "goto": host.dispatch({ type: "goto", step: value }); break;
+      case "speed": set({ speed: value }); break;
+      case "direction": set({ direction: get("direction", "LR") === "TB" ? "LR" : "TB" }); break;
+      case "fit": graph.fit(); break;
+      case "collapse": toggleScope(get("selected", "")); break;
+      case "constants": set({ hide_constants: !get("hide_constants", false) }); break;
+      case "pass": {
+        const { max } = passRange(host.getIndex(), value);
+        set({ pass_index: value, step: max, selected: "", playing: false });
+        break;
+      }
+      case "export-svg": exportSVG(graph.svg, layout, host.getIndex().doc.title); break;
+      case "export-png": exportPNG(graph.svg, layout, host.getIndex().doc.title).catch(() => {}); break;
+      default: break;
+    }
+  }
+
+  function onKey(ev) {
+    const tag = ev.target && ev.target.tagName;
+    if (tag === "INPUT" || tag === "SELECT" || tag === "TEXTAREA" || ev.altKey || ev.ctrlKey || ev.metaKey) return;
+    const map = { ArrowLeft: "back", ArrowRight: "step", " ": "play", Home: "first", End: "last" };
+    const action = map[ev.key];
+    if (!action || (ev.key === " " && tag === "BUTTON")) return; // a focused button handles space itself
+    ev.preventDefault();
+    ev.stopPropagation(); // keep JupyterLab's own shortcuts out of it
+    act(action);
+  }
+  root.addEventListener("keydown", onKey);
+
+  const handlers = [];
+  for (const name of LAYOUT_TRAITS) handlers.push([`change:${name}`, relayout]);
+  for (const name of VIEW_TRAITS) handlers.push([`change:${name}`, refresh]);
+  for (const [name, fn] of handlers) model.on(name, fn);
+  relayout();
+  // The first fit happens before the element has a size when the output area is
+  // still hidden; fit again once it is laid out.
+  const raf = requestAnimationFrame(autoFit);
+  // Fit again the first time the canvas gets a size (an output area shown late).
+  let sized = false;
+  const resize = typeof ResizeObserver === "function" ? new ResizeObserver((entries) => {
+    const box = entries[entries.length - 1].contentRect;
+    if (!sized && box.width > 0 && box.height > 0) { sized = true; autoFit(); }
+  }) : null;
+  if (resize) resize.observe(canvas);
+
+  return () => {
+    cancelAnimationFrame(raf);
+    if (resize) resize.disconnect();
+    for (const [name, fn] of handlers) model.off(name, fn);
+    root.removeEventListener("keydown", onKey);
+    graph.destroy();
+    root.remove();
+  };
+}

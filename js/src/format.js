@@ -1,0 +1,188 @@
+// Formatting: numbers, shapes, tensor summaries, node labels, badges, captions.
+// Pure: no DOM. Everything returned here is plain text, inserted with
+// textContent by the renderer (never as HTML).
+
+/** A summary entry as a JS number (JSON spells NaN/inf as strings). */
+export function toNumber(v) {
+  if (v === "NaN") return NaN;
+  if (v === "Infinity") return Infinity;
+  if (v === "-Infinity") return -Infinity;
+  if (typeof v === "boolean") return v ? 1 : 0;
+  return typeof v === "number" ? v : NaN;
+}
+
+/** A number for people: integers as they are, else 4 significant digits. */
+export function num(v) {
+  if (typeof v === "boolean") return String(v);
+  if (v === null || v === undefined) return "–";
+  const x = toNumber(v);
+  if (Number.isNaN(x)) return "nan";
+  if (x === Infinity) return "inf";
+  if (x === -Infinity) return "-inf";
+  if (Object.is(x, -0)) return "0";
+  if (Number.isInteger(x) && Math.abs(x) < 1e6) return String(x);
+  const a = Math.abs(x);
+  if (a !== 0 && (a < 1e-3 || a >= 1e5)) {
+    const [m, e] = x.toExponential(3).split("e");
+    return `${trimZeros(m)}e${Number(e)}`;
+  }
+  return trimZeros(x.toPrecision(4));
+}
+
+const trimZeros = (s) => (s.includes(".") ? s.replace(/0+$/, "").replace(/\.$/, "") : s);
+
+/** "[3, 3]"; "[]" for a scalar; "?" when unknown. */
+export function shapeText(shape) {
+  return Array.isArray(shape) ? `[${shape.join(", ")}]` : "?";
+}
+
+/** "[3,3]": the compact form used inside node labels. */
+export function shapeCompact(shape) {
+  return Array.isArray(shape) ? `[${shape.join(",")}]` : "?";
+}
+
+/** The text drawn on a node: "u  [3,3]" for a named tensor, the shape alone for an
+ * unnamed one, the symbol for an op. An unknown shape is left out. */
+export function nodeText(node) {
+  if (!node) return "";
+  if (node.kind === "op") return node.symbol || node.op || node.id;
+  const shape = Array.isArray(node.shape) ? shapeCompact(node.shape) : "";
+  if (!node.label) return shape || node.id;
+  return shape ? `${node.label}  ${shape}` : node.label;
+}
+
+/** A short name for a node in sentences: its label, else op name or id. */
+export function nodeName(node) {
+  if (!node) return "?";
+  return node.label || (node.kind === "op" ? node.op : node.id);
+}
+
+const isSmall = (s) => !!s && Array.isArray(s.values);
+
+/** Small summaries as nested arrays following the shape (row-major); null if large. */
+export function nested(s) {
+  if (!isSmall(s)) return null;
+  const shape = s.shape || [s.values.length];
+  if (!shape.length) return s.values[0];
+  let flat = s.values.slice();
+  for (let d = shape.length - 1; d >= 1; d--) {
+    const out = [];
+    for (let i = 0; i < flat.length; i += shape[d]) out.push(flat.slice(i, i + shape[d]));
+    flat = out;
+  }
+  return flat;
+}
+
+/** Summary text: all numbers for a small tensor (nested, up to `max` of them), else
+ * the statistics; NaN/inf counts are always said. */
+export function summaryText(s, { max = 64 } = {}) {
+  if (!s) return "None";
+  let text;
+  if (isSmall(s)) {
+    const shown = s.values.length > max ? { ...s, values: s.values.slice(0, max), shape: [max] } : s;
+    const show = (v) => (Array.isArray(v) ? `[${v.map(show).join(", ")}]` : num(v));
+    text = show(nested(shown)) + (s.values.length > max ? " …" : "");
+  } else {
+    text = `min ${num(s.min)}  max ${num(s.max)}  mean ${num(s.mean)}  std ${num(s.std)}  ‖·‖ ${num(s.norm)}`
+      + (s.sampled ? " (sampled)" : "");
+  }
+  const bad = [s.nan ? `${s.nan} nan` : "", s.inf ? `${s.inf} inf` : ""].filter(Boolean).join(", ");
+  return bad ? `${text}  ⚠ ${bad}` : text;
+}
+
+/** The grad badge: the value for a scalar ("-3"), a short list when it stays short,
+ * else the norm (a badge sits on the node and must not cover its neighbours). */
+export function badgeText(s) {
+  if (!s) return "None";
+  if (isSmall(s)) {
+    if (s.values.length === 1) return num(s.values[0]);
+    const list = `[${s.values.map(num).join(", ")}]`;
+    if (s.values.length <= 4 && list.length <= 16) return list;
+    let sq = 0;
+    for (const v of s.values) { const x = toNumber(v); if (Number.isFinite(x)) sq += x * x; }
+    return `‖g‖ ${num(Math.sqrt(sq))}`;
+  }
+  return `‖g‖ ${num(s.norm)}`;
+}
+
+/** The gradient written on an edge: the value for a scalar, else its norm (short,
+ * because it sits between nodes). */
+export function edgeGradText(s) {
+  if (!s) return "";
+  if (isSmall(s) && s.values.length === 1) return num(s.values[0]);
+  return badgeText(isSmall(s) && s.values.length <= 4 ? { ...s, values: [...s.values, 0, 0, 0, 0, 0] } : s);
+}
+
+/** Whether a summary holds a NaN or an infinity. */
+export const nonFinite = (s) => !!s && (s.nan > 0 || s.inf > 0);
+
+/** Base64 to bytes, without atob/Buffer so it runs the same in Node and browsers. */
+export function base64Bytes(text) {
+  const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  const clean = String(text || "").replace(/[^A-Za-z0-9+/]/g, "");
+  const out = new Uint8Array(Math.floor((clean.length * 3) / 4));
+  let bits = 0, acc = 0, j = 0;
+  for (const ch of clean) {
+    acc = (acc << 6) | alphabet.indexOf(ch);
+    bits += 6;
+    if (bits >= 8) { bits -= 8; out[j++] = (acc >> bits) & 255; }
+  }
+  return out.subarray(0, j);
+}
+
+/** The preview of a large summary as a grid: {rows, cols, data (NaN = 255)}. */
+export function decodePreview(p) {
+  if (!p) return null;
+  const bytes = base64Bytes(p.q);
+  const lo = toNumber(p.lo), hi = toNumber(p.hi);
+  const n = p.rows * p.cols, data = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    const q = i < bytes.length ? bytes[i] : 255;
+    data[i] = q === 255 ? NaN : lo + (q / 254) * (hi - lo);
+  }
+  return { rows: p.rows, cols: p.cols, data, lo, hi };
+}
+
+/** A heatmap grid for any summary: the values of a small one (as 2-D) or the preview. */
+export function heatGrid(s) {
+  if (!s) return null;
+  if (!isSmall(s)) return s.preview ? decodePreview(s.preview) : null;
+  const shape = s.shape && s.shape.length ? s.shape : [1];
+  const cols = shape[shape.length - 1] || 1, rows = Math.max(1, s.values.length / cols);
+  const data = Float64Array.from(s.values, toNumber);
+  let lo = Infinity, hi = -Infinity;
+  for (const v of data) if (Number.isFinite(v)) { lo = Math.min(lo, v); hi = Math.max(hi, v); }
+  return { rows, cols, data, lo: isFinite(lo) ? lo : 0, hi: isFinite(hi) ? hi : 0 };
+}
+
+/** Diverging colour for v in [lo, hi] (blue < 0 < red, white at 0 when 0 is in range). */
+export function heatColor(v, lo, hi) {
+  if (!Number.isFinite(v)) return "rgb(255,0,255)"; // NaN/inf stand out in magenta
+  const m = Math.max(Math.abs(lo), Math.abs(hi)) || 1;
+  const t = Math.max(-1, Math.min(1, v / m));
+  const c = (a) => Math.round(255 - a * 200);
+  return t >= 0 ? `rgb(255,${c(t)},${c(t)})` : `rgb(${c(-t)},${c(-t)},255)`;
+}
+
+/** The sentence under the graph for the event on screen. */
+export function caption(index, state) {
+  const e = state.event;
+  if (!e) return state.total ? "press ▶ or → to build the graph" : "empty trace";
+  const node = index.nodes.get(e.node);
+  switch (e.type) {
+    case "create":
+      return node && node.kind === "op" ? `forward: ${node.op} (${node.symbol})` : `forward: ${nodeName(node)} created`;
+    case "backward_begin":
+      return `backward from ${(e.roots || []).map((r) => nodeName(index.nodes.get(r))).join(", ")}`;
+    case "backward_step":
+      return `backward: ${nodeName(node)} receives ${e.grad_output ? summaryText(e.grad_output, { max: 6 }) : "no gradient"}`;
+    case "accumulate":
+      return `${nodeName(node)}.grad = ${summaryText(e.grad, { max: 6 })}`;
+    case "backward_end":
+      return e.completed ? "backward done" : "backward stopped";
+    case "error":
+      return `${e.error_type}: ${e.message}`;
+    default:
+      return e.type;
+  }
+}

@@ -1,0 +1,202 @@
+// The graph as SVG (d3-selection, d3-zoom). Thin on purpose: positions come from
+// layout.js, what to highlight from timeline.js/collapse.js. setGraph() builds the
+// elements once per layout; update() only flips classes and texts on elements
+// whose state changed, so a step while playing stays cheap on big graphs.
+// Every label goes in with .text() (textContent): never as HTML.
+import { select } from "d3-selection";
+import { zoom, zoomIdentity } from "d3-zoom";
+import { edgePath } from "./layout.js";
+import { badgeText, edgeGradText } from "./format.js";
+
+const SVG = "http://www.w3.org/2000/svg";
+const LOD_SCALE = 0.4;
+
+export function createGraphView(container, { onSelect = () => {}, onOpen = () => {} } = {}) {
+  const svg = select(container).append("svg").attr("class", "ag-svg").attr("xmlns", SVG);
+  const defs = svg.append("defs");
+  for (const [id, cls] of [["ag-arrow", "ag-arrowhead"], ["ag-arrow-lit", "ag-arrowhead ag-lit"]]) {
+    defs.append("marker").attr("id", id).attr("class", cls).attr("viewBox", "0 0 10 10").attr("refX", 9).attr("refY", 5)
+      .attr("markerUnits", "userSpaceOnUse").attr("markerWidth", 8).attr("markerHeight", 8).attr("orient", "auto-start-reverse")
+      .append("path").attr("d", "M0,0L10,5L0,10z");
+  }
+  const viewport = svg.append("g").attr("class", "ag-viewport");
+  const edgeLayer = viewport.append("g").attr("class", "ag-edges");
+  const nodeLayer = viewport.append("g").attr("class", "ag-nodes");
+  const overlay = viewport.append("g").attr("class", "ag-overlay");
+  // Level of detail: below LOD_SCALE text is unreadable anyway and dominates paint
+  // time on big graphs, so the svg gets a class that hides it.
+  let lod = false;
+  const zoomer = zoom().scaleExtent([0.01, 4]).on("zoom", (ev) => {
+    viewport.attr("transform", ev.transform);
+    const low = ev.transform.k < LOD_SCALE;
+    if (low !== lod) { lod = low; svg.classed("ag-lod", low); }
+  });
+  // In a notebook the wheel scrolls the page: it zooms only once the widget has
+  // focus (a click in it), or with Ctrl held.
+  zoomer.filter((ev) => !ev.button && (ev.type !== "wheel" || ev.ctrlKey || ev.metaKey
+    || container.closest(".ag-graph")?.contains(document.activeElement)));
+  // d3-zoom's default extent reads the svg's width attribute, which throws while
+  // the widget is not in the document yet (anywidget renders before attaching).
+  zoomer.extent(function () { return [[0, 0], [this.clientWidth || 800, this.clientHeight || 400]]; });
+  svg.call(zoomer).on("dblclick.zoom", null);
+
+  let nodes = new Map(), edges = new Map(), layout = null, direction = "LR";
+
+  function setGraph(display, lay, dir) {
+    layout = lay;
+    direction = dir;
+    nodes = new Map();
+    edges = new Map();
+    edgeLayer.selectAll("*").remove();
+    nodeLayer.selectAll("*").remove();
+    overlay.selectAll("*").remove();
+    const eFrag = document.createDocumentFragment(), nFrag = document.createDocumentFragment();
+    for (const [i, e] of lay.edges.entries()) {
+      const path = document.createElementNS(SVG, "path");
+      path.setAttribute("class", "ag-edge");
+      path.setAttribute("d", edgePath(e.points, dir));
+      path.setAttribute("marker-end", "url(#ag-arrow)");
+      const key = display.edges[i].key;
+      path.setAttribute("data-key", key);
+      eFrag.appendChild(path);
+      edges.set(key, { el: path, src: e.src, dst: e.dst, points: e.points, cls: "" });
+    }
+    for (const d of display.nodes) nFrag.appendChild(buildNode(d, lay.nodes.get(d.id), nodes));
+    edgeLayer.node().appendChild(eFrag);
+    nodeLayer.node().appendChild(nFrag);
+  }
+
+  function buildNode(d, box, registry) {
+    const g = select(document.createElementNS(SVG, "g"))
+      .attr("class", "ag-node").attr("data-id", d.id).attr("data-kind", d.kind === "scope" ? "scope" : d.kind)
+      .attr("data-role", d.role || d.kind).attr("transform", `translate(${box.x},${box.y})`)
+      .on("click", (ev) => { ev.stopPropagation(); onSelect(d.id); })
+      .on("dblclick", (ev) => { ev.stopPropagation(); if (d.kind === "scope") onOpen(d.id); });
+    const rx = d.kind === "op" ? box.height / 2 : d.kind === "scope" ? 6 : 4;
+    g.append("rect").attr("class", "ag-shape").attr("x", -box.width / 2).attr("y", -box.height / 2)
+      .attr("width", box.width).attr("height", box.height).attr("rx", rx);
+    g.append("text").attr("class", "ag-label").attr("dy", "0.35em").text(d.text);
+    let badge = null, note = null;
+    if (d.role === "leaf") {
+      // A pill on the node's top-right corner; only the value is text, so the
+      // badge's textContent is exactly the grad ("-3").
+      const b = g.append("g").attr("class", "ag-grad-badge ag-empty").attr("data-id", d.id)
+        .attr("transform", `translate(${box.width / 2 - 4},${-box.height / 2})`);
+      const pill = b.append("rect").attr("class", "ag-pill").attr("y", -8).attr("height", 16).attr("rx", 8);
+      badge = { g: b.node(), pill: pill.node(), text: b.append("text").attr("dy", "0.35em").node(), value: null };
+    }
+    if (d.kind !== "scope") note = g.append("text").attr("class", "ag-note").attr("y", -box.height / 2 - 6).node();
+    registry.set(d.id, { el: g.node(), box, badge, note, text: d.text, cls: "", noteText: "" });
+    return g.node();
+  }
+
+  /** ds: displayState(); extra: {selected, added: Set, unused: Set, errorType}. The
+   * error's message goes in the step panel (.ag-error), only its type on the node. */
+  function update(ds, extra = {}) {
+    for (const [id, n] of nodes) {
+      const visible = ds.visible.has(id);
+      const flags = ["ag-node"];
+      if (!visible) flags.push("ag-hidden");
+      if (ds.current === id) flags.push("ag-current");
+      if (extra.selected === id) flags.push("ag-selected");
+      if (ds.stepped.has(id)) flags.push("ag-stepped");
+      if (ds.error === id) flags.push("ag-error-node");
+      if (ds.nonfinite.has(id)) flags.push("ag-nonfinite");
+      if (ds.gradNone.has(id)) flags.push("ag-grad-none");
+      if (extra.added && extra.added.has(id)) flags.push("ag-pass-added");
+      if (extra.unused && extra.unused.has(id)) flags.push("ag-pass-unused");
+      setClass(n, flags.join(" "));
+      const note = ds.error === id ? (extra.errorType || "error") : ds.gradNone.has(id) ? "grad is None"
+        : extra.unused && extra.unused.has(id) ? "unused in this pass" : ds.nonfinite.has(id) ? "nan/inf" : "";
+      if (n.note && note !== n.noteText) { n.note.textContent = note; n.noteText = note; }
+      if (n.badge) {
+        const g = ds.grads.get(id);
+        const value = g ? badgeText(g) : ds.gradNone.has(id) ? "None" : null;
+        if (value !== n.badge.value) {
+          n.badge.value = value;
+          n.badge.text.textContent = value === null ? "" : value;
+          const w = 10 + 6.6 * (value || "").length;
+          n.badge.pill.setAttribute("x", String(-w / 2));
+          n.badge.pill.setAttribute("width", String(w));
+          n.badge.g.setAttribute("class", value === null ? "ag-grad-badge ag-empty" : "ag-grad-badge");
+        }
+      }
+    }
+    for (const [key, e] of edges) {
+      const on = ds.visible.has(e.src) && ds.visible.has(e.dst);
+      const active = ds.active.get(key);
+      const cls = `ag-edge${on ? "" : " ag-hidden"}${ds.lit.has(key) ? " ag-lit" : ""}${active ? ` ag-active ag-active-${active.dir}` : ""}`;
+      if (cls !== e.cls) {
+        e.cls = cls;
+        e.el.setAttribute("class", cls);
+        e.el.setAttribute("marker-end", ds.lit.has(key) || active ? "url(#ag-arrow-lit)" : "url(#ag-arrow)");
+      }
+    }
+    drawGradLabels(ds);
+  }
+
+  // The gradient on each active edge, at its middle: what arrives on the output
+  // edge, what is sent on the input edges. Few per step, so redrawn each time.
+  function drawGradLabels(ds) {
+    overlay.selectAll("*").remove();
+    for (const [key, a] of ds.active) {
+      const e = edges.get(key);
+      if (!e || !a.grad) continue;
+      const p = e.points[Math.floor(e.points.length / 2)] || e.points[0];
+      const q = e.points[Math.max(0, Math.floor(e.points.length / 2) - 1)];
+      // Beside the edge: above it in LR, to its right in TB.
+      const [dx, dy] = direction === "LR" ? [0, -8] : [6, 0];
+      const g = overlay.append("g").attr("class", `ag-edge-grad ag-edge-grad-${a.dir} ag-${direction}`)
+        .attr("transform", `translate(${(p[0] + q[0]) / 2 + dx},${(p[1] + q[1]) / 2 + dy})`);
+      g.append("text").attr("dy", "0.35em").text(edgeGradText(a.grad));
+    }
+  }
+
+  function setClass(n, cls) {
+    if (cls !== n.cls) { n.cls = cls; n.el.setAttribute("class", cls); }
+  }
+
+  /** Zoom to show the whole graph (at most 1.5x, centred). With minScale, never
+   * zoom out further than that: a big graph then opens readable at its start (or
+   * at node `focus`), and the learner pans or presses "fit" for the whole. */
+  function fit({ minScale = 0, focus = null } = {}) {
+    if (!layout) return;
+    const el = svg.node();
+    const w = el.clientWidth || 800, h = el.clientHeight || 400, pad = 24;
+    const W = Math.max(1, layout.width), H = Math.max(1, layout.height);
+    const whole = Math.min(1.5, (w - 2 * pad) / W, (h - 2 * pad) / H);
+    if (whole >= minScale) {
+      svg.call(zoomer.transform, zoomIdentity.translate((w - W * whole) / 2, (h - H * whole) / 2).scale(whole));
+      return;
+    }
+    const k = minScale, n = focus && nodes.get(focus);
+    const lr = direction === "LR";
+    // Start of the flow on the main axis, centre on the cross axis (or the focus node).
+    const x = n ? w / 2 - n.box.x * k : lr ? pad : (w - W * k) / 2;
+    const y = n ? h / 2 - n.box.y * k : lr ? (h - H * k) / 2 : pad;
+    svg.call(zoomer.transform, zoomIdentity.translate(x, y).scale(k));
+  }
+
+  /** Pan (no zoom change) so node `id` is in view, when it is outside it. */
+  function reveal(id) {
+    const n = nodes.get(id);
+    if (!n) return;
+    const el = svg.node();
+    const t = transformOf(el);
+    const x = t.x + n.box.x * t.k, y = t.y + n.box.y * t.k;
+    const w = el.clientWidth || 800, h = el.clientHeight || 400;
+    if (x > 20 && x < w - 20 && y > 20 && y < h - 20) return;
+    svg.call(zoomer.translateTo, n.box.x, n.box.y);
+  }
+
+  svg.on("click", () => onSelect(""));
+  return {
+    svg: svg.node(), setGraph, update, fit, reveal,
+    destroy: () => { svg.on(".zoom", null); svg.remove(); },
+  };
+}
+
+function transformOf(el) {
+  // d3-zoom keeps the current transform on the element as __zoom.
+  return el.__zoom || zoomIdentity;
+}

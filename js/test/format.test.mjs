@@ -1,0 +1,106 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { num, shapeText, shapeCompact, nodeText, summaryText, badgeText, base64Bytes, decodePreview, heatGrid, heatColor, caption, nested, toNumber } from "../src/format.js";
+import { stepLatex, stepText, latexEscape, latexValue } from "../src/latex.js";
+import { indexTrace, stateAt } from "../src/timeline.js";
+import { fixture } from "./helpers/fixtures.mjs";
+
+test("numbers: integers plain, 4 significant digits, exponents for tiny/huge, NaN/inf words", () => {
+  assert.equal(num(-3), "-3");
+  assert.equal(num(1.3862943649291992), "1.386");
+  assert.equal(num(0.5), "0.5");
+  assert.equal(num(2.5e-6), "2.5e-6");
+  assert.equal(num(123456.7), "1.235e5");
+  assert.equal(num("NaN"), "nan");
+  assert.equal(num("-Infinity"), "-inf");
+  assert.equal(num(-0), "0");
+  assert.equal(num(null), "–");
+  assert.equal(num(true), "true");
+  assert.ok(Number.isNaN(toNumber("NaN")));
+});
+
+test("shapes and labels", () => {
+  assert.equal(shapeText([3, 3]), "[3, 3]");
+  assert.equal(shapeCompact([3, 3]), "[3,3]");
+  assert.equal(shapeText([]), "[]");
+  assert.equal(shapeText(null), "?");
+  assert.equal(nodeText({ kind: "tensor", label: "u", shape: [3, 3] }), "u  [3,3]");
+  assert.equal(nodeText({ kind: "tensor", shape: [2] }), "[2]");
+  assert.equal(nodeText({ kind: "tensor", label: "w", shape: null }), "w", "unknown shape left out");
+  assert.equal(nodeText({ id: "t9", kind: "tensor", shape: null }), "t9");
+  assert.equal(nodeText({ kind: "op", op: "MulBackward0", symbol: "×" }), "×");
+  const xss = "<img src=x onerror=alert(1)>";
+  assert.equal(nodeText({ kind: "tensor", label: xss, shape: [] }), `${xss}  []`, "labels are text, untouched");
+});
+
+test("summaries: small ones nested by shape, large ones as statistics, NaN/inf said", () => {
+  const m = { shape: [2, 2], dtype: "float32", values: [1, 2, 3, 4], nan: 0, inf: 0 };
+  assert.deepEqual(nested(m), [[1, 2], [3, 4]]);
+  assert.equal(summaryText(m), "[[1, 2], [3, 4]]");
+  assert.equal(summaryText({ shape: [], values: [2.5], nan: 0, inf: 0 }), "2.5");
+  assert.equal(summaryText({ shape: [3], values: [1, "Infinity", 2], nan: 0, inf: 1 }), "[1, inf, 2]  ⚠ 1 inf");
+  assert.equal(summaryText(null), "None");
+  const big = fixture("large_matmul").nodes[0].value;
+  assert.equal(summaryText(big), `min ${num(big.min)}  max ${num(big.max)}  mean ${num(big.mean)}  std ${num(big.std)}  ‖·‖ ${num(big.norm)} (sampled)`);
+  assert.equal(summaryText({ ...big, sampled: false, nan: 2 }).endsWith("⚠ 2 nan"), true);
+  assert.equal(summaryText({ shape: [100], values: Array(100).fill(1), nan: 0, inf: 0 }, { max: 3 }), "[1, 1, 1] …");
+});
+
+test("grad badges: the value for scalars, a short list, else the norm", () => {
+  assert.equal(badgeText({ shape: [], values: [-3], nan: 0, inf: 0 }), "-3");
+  assert.equal(badgeText({ shape: [3], values: [1, 2, 3], nan: 0, inf: 0 }), "[1, 2, 3]");
+  assert.equal(badgeText({ shape: [2, 2, 2], values: Array(8).fill(1), nan: 0, inf: 0 }), "‖g‖ 2.828");
+  assert.equal(badgeText({ shape: [2], values: [3, 4.123456], nan: 0, inf: 0 }), "[3, 4.123]");
+  assert.equal(badgeText({ shape: [3], values: [-0.4038, 0.4411, 0.2311], nan: 0, inf: 0 }), "‖g‖ 0.6411");
+  assert.equal(badgeText({ shape: [9, 9], nan: 0, inf: 0, norm: 0.0758718 }), "‖g‖ 0.07587");
+  assert.equal(badgeText(undefined), "None");
+});
+
+test("base64 and previews decode like the tracer encodes (255 = NaN)", () => {
+  assert.deepEqual([...base64Bytes("AAH/")], [0, 1, 255]);
+  assert.deepEqual([...base64Bytes("AP8=")], [0, 255]);
+  const p = decodePreview({ rows: 1, cols: 3, step: [1, 1], lo: -1, hi: 1, q: "AH//" });
+  assert.deepEqual([...p.data].slice(0, 2), [-1, -1 + (127 / 254) * 2]);
+  assert.ok(Number.isNaN(p.data[2]));
+  const big = fixture("large_matmul").nodes[0].value;
+  const g = heatGrid(big);
+  assert.equal(g.data.length, big.preview.rows * big.preview.cols);
+  for (const v of g.data) assert.ok(v >= big.preview.lo - 1e-9 && v <= big.preview.hi + 1e-9);
+  const small = heatGrid({ shape: [2, 3], values: [1, 2, 3, 4, 5, 6], nan: 0, inf: 0 });
+  assert.deepEqual([small.rows, small.cols, small.lo, small.hi], [2, 3, 1, 6]);
+  assert.equal(heatColor(0, -1, 1), "rgb(255,255,255)");
+  assert.equal(heatColor(NaN, -1, 1), "rgb(255,0,255)");
+});
+
+test("the chain-rule line for a scalar step carries the numbers", () => {
+  const idx = indexTrace(fixture("e_labelled"));
+  const a = [...idx.nodes.values()].find((n) => n.label === "a").id;
+  const ev = idx.events.find((e) => e.type === "backward_step" && e.grad_inputs.some((g) => g.node === a));
+  const s = stepLatex(idx, ev);
+  assert.match(s.formula, /\\partial u/);
+  const line = s.lines.find((l) => l.node === a);
+  assert.equal(line.text, "∂e/∂a = ∂e/∂u · ∂u/∂a = 1 · -3 = -3");
+  assert.match(line.tex, /\\frac\{\\partial \\text\{e\}\}\{\\partial \\text\{a\}\}/);
+  assert.match(line.tex, /= 1 \\cdot \(-3\) = -3$/);
+  assert.match(stepText(idx, ev), /MulBackward0/);
+  assert.equal(stepLatex(idx, idx.events[0]), null);
+});
+
+test("LaTeX: names are escaped, small tensors become matrices, large ones their shape", () => {
+  assert.equal(latexEscape("a_1 {x} \\ $"), "a\\_1 \\{x\\} \\textbackslash{} \\$");
+  assert.equal(latexValue({ shape: [2, 2], values: [1, 2, 3, 4], nan: 0, inf: 0 }), "\\begin{bmatrix}1 & 2 \\\\ 3 & 4\\end{bmatrix}");
+  assert.equal(latexValue({ shape: [3], values: [1, "Infinity", 0], nan: 0, inf: 1 }), "\\begin{bmatrix}1 & \\infty & 0\\end{bmatrix}");
+  assert.equal(latexValue({ shape: [100, 50], nan: 0, inf: 0 }), "\\text{[100, 50] tensor}");
+  const idx = indexTrace(fixture("nan_sqrt"));
+  const ev = idx.events.find((e) => e.type === "backward_step" && e.grad_inputs.some((g) => !g.grad));
+  assert.match(stepLatex(idx, ev).lines.find((l) => !l.node).text, /not needed/);
+});
+
+test("captions say what the current event is", () => {
+  const idx = indexTrace(fixture("e_labelled"));
+  assert.equal(caption(idx, stateAt(idx, 0)), "press ▶ or → to build the graph");
+  assert.equal(caption(idx, stateAt(idx, 1)), "forward: a created");
+  assert.equal(caption(idx, stateAt(idx, idx.events.length)), "backward done");
+  const err = indexTrace(fixture("error_matmul"));
+  assert.match(caption(err, stateAt(err, err.events.length)), /^RuntimeError: mat1 and mat2/);
+});

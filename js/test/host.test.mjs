@@ -1,0 +1,84 @@
+// host.js with the fake model the benchmark uses: the play timer, live mode's
+// "advance" message, animate=false. Timers are real but short (speed 50/s).
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { createHost } from "../src/host.js";
+import { fakeModel, defaults } from "../bench/fake-model.mjs";
+import { fixture } from "./helpers/fixtures.mjs";
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const trace = fixture("e_labelled");
+
+test("playing advances step with the timer and stops at the end", async () => {
+  const model = fakeModel({ ...defaults, trace, step: 18, speed: 50 });
+  const host = createHost(model);
+  host.dispatch({ type: "play" });
+  assert.equal(model.get("playing"), true);
+  await sleep(400);
+  assert.equal(model.get("step"), 22);
+  assert.equal(model.get("playing"), false);
+  host.destroy();
+});
+
+test("pausing stops the timer; destroy removes the listeners", async () => {
+  const model = fakeModel({ ...defaults, trace, step: 0, speed: 50 });
+  const host = createHost(model);
+  host.dispatch({ type: "toggle" });
+  await sleep(70);
+  host.dispatch({ type: "toggle" });
+  const at = model.get("step");
+  assert.ok(at > 0 && at < 22);
+  await sleep(100);
+  assert.equal(model.get("step"), at);
+  host.destroy();
+  model.set("playing", true); // nobody listens any more
+  await sleep(60);
+  assert.equal(model.get("step"), at);
+});
+
+test("live mode: stepping past the last event during backward sends one advance", () => {
+  const partial = { ...trace, events: trace.events.slice(0, 16) };
+  const model = fakeModel({ ...defaults, trace: partial, step: 16, live: true });
+  const host = createHost(model);
+  host.dispatch({ type: "step" });
+  host.dispatch({ type: "step" });
+  assert.deepEqual(model.sent, [{ type: "advance" }], "one request until Python answers");
+  model.set("trace", { ...trace, events: trace.events.slice(0, 17) });
+  model.set("step", 17);
+  host.dispatch({ type: "step" });
+  assert.equal(model.sent.length, 2);
+  host.destroy();
+});
+
+test("animate=false shows the final state when the trace arrives", () => {
+  const model = fakeModel({ ...defaults, trace, step: 0, animate: false });
+  const host = createHost(model);
+  assert.equal(model.get("step"), 22);
+  model.set("trace", fixture("error_matmul"));
+  assert.equal(model.get("step"), 6);
+  host.destroy();
+});
+
+test("a selected pass bounds the steps", () => {
+  const doc = fixture("dynamic_passes"), p = doc.passes[1];
+  const model = fakeModel({ ...defaults, trace: doc, step: p.first_event + 3, pass_index: 1 });
+  const host = createHost(model);
+  host.dispatch({ type: "first" });
+  assert.equal(model.get("step"), p.first_event);
+  host.dispatch({ type: "last" });
+  assert.equal(model.get("step"), p.last_event + 1);
+  model.set("pass_index", 0);
+  assert.equal(model.get("step"), doc.passes[0].last_event + 1, "a step outside the new pass moves to its end");
+  host.destroy();
+});
+
+test("two hosts on one model (two proxies) still play once", async () => {
+  const model = fakeModel({ ...defaults, trace, step: 0, speed: 20 });
+  const a = createHost(model), b = createHost(model);
+  a.dispatch({ type: "play" });
+  await sleep(230); // about 4 ticks at 20/s; twice that if both timers ran
+  a.dispatch({ type: "pause" });
+  const at = model.get("step");
+  assert.ok(at >= 2 && at <= 6, `step ${at}`);
+  a.destroy(); b.destroy();
+});

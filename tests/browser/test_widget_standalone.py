@@ -1,0 +1,159 @@
+"""The built widget bundle in Chromium without JupyterLab: js/bench/view.html mounts
+it on a trace fixture with a fake anywidget model. Checks the DOM hooks documented
+in js/README.md: labels, stepping, grad badges, keyboard, errors, XSS, inspector,
+collapse, export. (The JupyterLab test drives the same hooks through a notebook.)
+"""
+import functools
+import http.server
+import json
+import shutil
+import subprocess
+import threading
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.browser
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="module")
+def site(browser_ready):
+    if not (ROOT / "ag_jupyter" / "static" / "widget.js").exists():
+        if not shutil.which("npm"):
+            pytest.skip("the widget bundle is not built and npm is missing")
+        subprocess.run(["npm", "install"], cwd=ROOT / "js", check=True)
+        subprocess.run(["npm", "run", "build"], cwd=ROOT / "js", check=True)
+
+    class Quiet(http.server.SimpleHTTPRequestHandler):
+        def log_message(self, *args):
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=str(ROOT)))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{server.server_address[1]}/js/bench/view.html"
+    server.shutdown()
+
+
+def open_view(page, site, fixture, step=0, **model):
+    query = f"?fixture={fixture}&step={step}&model={json.dumps(model)}"
+    page.goto(site + query)
+    page.wait_for_function("window.viewReady === true", timeout=30_000)
+    page.wait_for_selector(".ag-graph g.ag-node", state="attached")
+
+
+def counter(page):
+    return page.text_content(".ag-step-counter")
+
+
+def ignore_favicon(errors):
+    return [e for e in errors if "Failed to load resource" not in e]
+
+
+def test_step_through_forward_and_backward(page, site):
+    open_view(page, site, "e_labelled")
+    assert counter(page) == "0 / 22"
+    assert page.locator("g.ag-node:not(.ag-hidden)").count() == 0
+    for k in range(1, 13):
+        page.click("button[data-action=step]")
+        assert counter(page) == f"{k} / 22"
+    labels = page.eval_on_selector_all("g.ag-node[data-kind=tensor] .ag-label", "els => els.map(e => e.textContent)")
+    assert {"a  []", "b  []", "c  []", "d  []", "e  []"} <= set(labels)
+    assert page.locator("g.ag-node.ag-hidden").count() == 0
+    current_ops = []
+    for _ in range(12, 22):
+        page.click("button[data-action=step]")
+        current_ops += page.eval_on_selector_all("g.ag-node.ag-current", "els => els.map(e => e.dataset.id)")
+    assert [i for i in current_ops if i.startswith("op")] == ["op3", "op2", "op1", "op0"]
+    badges = {b: page.text_content(f".ag-grad-badge[data-id={b}]") for b in ("t0", "t1", "t2", "t3")}
+    assert badges == {"t0": "-3", "t1": "2", "t2": "1.386", "t3": "2.5"}
+    page.click("button[data-action=first]")
+    assert counter(page) == "0 / 22"
+    page.click("button[data-action=last]")
+    assert counter(page) == "22 / 22"
+    assert ignore_favicon(page.console_errors) == []
+
+
+def test_backward_step_shows_the_chain_rule(page, site):
+    open_view(page, site, "e_labelled", step=19)  # the MulBackward0 of a*b
+    assert page.get_attribute("g.ag-node.ag-current", "data-id") == "op0"
+    products = page.eval_on_selector_all(".ag-product", "els => els.map(e => e.title)")
+    assert "∂e/∂a = ∂e/∂u · ∂u/∂a = 1 · -3 = -3" in products
+    assert page.locator(".ag-math .katex").count() >= 3
+    assert page.locator(".ag-edge.ag-active").count() == 3  # the output edge and two inputs
+
+
+def test_keyboard_only_with_focus(page, site):
+    open_view(page, site, "e_labelled", step=5)
+    page.keyboard.press("ArrowRight")
+    assert counter(page) == "5 / 22", "no focus, no shortcut"
+    page.focus(".ag-graph")
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowLeft")
+    assert counter(page) == "6 / 22"
+    page.keyboard.press(" ")
+    page.wait_for_function("document.querySelector('.ag-step-counter').textContent !== '6 / 22'", timeout=5_000)
+    page.keyboard.press(" ")
+    assert page.text_content("button[data-action=play]") == "▶"
+
+
+def test_labels_are_text_never_html(page, site):
+    open_view(page, site, "xss_label", step=22)
+    label = page.text_content("g.ag-node[data-id=t0] .ag-label")
+    assert label == "<img src=x onerror=alert(1)>  []"
+    assert page.locator(".ag-graph img").count() == 0
+    page.click("g.ag-node[data-id=t0]")
+    assert "<img src=x onerror=alert(1)>" in page.text_content(".ag-inspector .ag-title")
+    assert page.locator(".ag-graph img").count() == 0
+    assert ignore_favicon(page.console_errors) == []
+
+
+def test_error_marks_the_op_in_red_with_its_message(page, site):
+    open_view(page, site, "error_matmul", step=6)
+    assert "mat1 and mat2 shapes cannot be multiplied" in page.text_content(".ag-error")
+    assert page.get_attribute("g.ag-node.ag-error-node", "data-id") == "op1"
+
+
+def test_inspector_collapse_direction_and_export(page, site):
+    open_view(page, site, "mlp_scopes", step=38)
+    page.click("g.ag-node[data-id=t0]")
+    text = page.text_content(".ag-inspector")
+    for word in ("shape", "dtype", "float32", "device", "grad"):
+        assert word in text
+    first_op = page.eval_on_selector("g.ag-node[data-kind=op]", "e => e.dataset.id")
+    page.click(f"g.ag-node[data-id={first_op}]")
+    assert "grad_fn" in page.text_content(".ag-inspector")
+    before = page.locator("g.ag-node").count()
+    inner = page.evaluate("() => model.get('trace').nodes.find(n => n.scope === 'MLP.fc1' && n.kind === 'op').id")
+    page.click(f"g.ag-node[data-id={inner}]")
+    page.click("button[data-action=collapse]")
+    assert page.locator("g.ag-node[data-kind=scope]").count() == 1
+    assert page.locator("g.ag-node").count() < before
+    page.dblclick("g.ag-node[data-kind=scope]")
+    assert page.locator("g.ag-node").count() == before
+    page.click("button[data-action=direction]")
+    assert page.text_content("button[data-action=direction]") == "TB"
+    with page.expect_download() as svg:
+        page.click("button[data-action=export-svg]")
+    content = Path(svg.value.path()).read_text()
+    assert content.startswith("<svg") and "ag-node" in content
+    with page.expect_download() as png:
+        page.click("button[data-action=export-png]")
+    assert Path(png.value.path()).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert ignore_favicon(page.console_errors) == []
+
+
+def test_pass_selector_marks_unused_parameters(page, site):
+    doc = json.loads((ROOT / "js" / "test" / "fixtures" / "dynamic_passes.json").read_text())
+    total, first = len(doc["events"]), doc["passes"][0]
+    open_view(page, site, "dynamic_passes", step=total)
+    page.select_option("select.ag-pass", "0")
+    assert counter(page) == f"{first['last_event'] + 1} / {total}"
+    unused = page.eval_on_selector_all("g.ag-node.ag-pass-unused", "els => els.map(e => e.dataset.id)")
+    assert unused == first["params_unused"]  # mid.weight, mid.bias: the loop ran 0 times
+    for node_id in unused:
+        assert page.text_content(f"g.ag-node[data-id={node_id}] .ag-note") == "grad is None"
+    page.select_option("select.ag-pass", "2")
+    assert page.locator("g.ag-node.ag-pass-added").count() > 0  # mid runs twice, once in pass 1
