@@ -56,7 +56,10 @@ def jupyterlab(root_dir: Path, log_path: Path):
                f"--LabApp.workspaces_dir={workspaces}", "--LabApp.expose_app_in_browser=True",
                "--ServerApp.open_browser=False"]
     log = open(log_path, "w")
-    env = {**os.environ, "JUPYTER_PLATFORM_DIRS": "1"}
+    repo = str(Path(__file__).resolve().parents[2])
+    # the kernel must import this checkout's ag_jupyter even where it is not pip-installed
+    env = {**os.environ, "JUPYTER_PLATFORM_DIRS": "1",
+           "PYTHONPATH": os.pathsep.join(p for p in (repo, os.environ.get("PYTHONPATH", "")) if p)}
     server = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, env=env)
     base = f"http://127.0.0.1:{port}"
     try:
