@@ -175,7 +175,7 @@ def test_last_expression_is_shown_like_in_a_plain_cell(ip):
 def test_autograd_show_an_existing_tensor(ip):
     run(ip, E_CELL)
     widget = run(ip, "%autograd_show e").result
-    assert set(labels(widget)) == {"a", "b", "c", "d", "e"} and widget.source == "e"
+    assert set(labels(widget)) == {"a", "b", "c", "d", "e"} and widget.source == widget.trace["title"] == "e"
     widget = run(ip, "%autograd_show --no-animate --direction TB a * b").result
     assert widget.direction == "TB" and widget.step == widget.total
     with capture_output():

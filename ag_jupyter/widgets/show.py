@@ -59,7 +59,7 @@ def show(obj, live: bool = False, *, names: Mapping | None = None, title: str | 
     """
     session = None
     if obj.__class__ in TENSOR_TYPES:
-        tr = trace_graph(obj, title=title or "ag.show")
+        tr = trace_graph(obj, title=title or _name_of(obj, names) or "ag.show")
         if names is not None:
             label_trace(tr, names)
         if live:
@@ -77,6 +77,14 @@ def show(obj, live: bool = False, *, names: Mapping | None = None, title: str | 
     return build_widget(document, session, **view_options)
 
 
+def _name_of(obj, names: Mapping | None) -> str | None:
+    """The variable holding ``obj`` (a default title), if ``names`` has one."""
+    for name, value in (names or {}).items():
+        if value is obj and isinstance(name, str) and not name.startswith("_"):
+            return name
+    return None
+
+
 def _document_of(obj, names: Mapping | None, title: str | None) -> dict:
     if isinstance(obj, trace):
         document = obj.to_dict()
@@ -85,7 +93,7 @@ def _document_of(obj, names: Mapping | None, title: str | None) -> dict:
             raise ValueError("a trace document needs 'nodes' and 'events' lists (see trace.schema.json)")
         document = dict(obj)
     elif _is_torch_tensor(obj):
-        document = from_torch(obj, params=torch_params(names or {}), title=title)
+        document = from_torch(obj, params=torch_params(names or {}), title=title or _name_of(obj, names))
         if names is not None:
             label_root(document, obj, names)
         return document
