@@ -67,6 +67,8 @@ class AutogradMagics(Magics):
         """
         __tracebackhide__ = True  # noqa: F841 - IPython folds this frame out of tracebacks
         args = parse_argstring(self.autograd, line)
+        if args.output is not None and not args.output.isidentifier():
+            raise UsageError(f"-o takes a variable name, not {args.output!r}")
         options = CellOptions(backward=args.backward, live=args.live, output=args.output,
                               view=_view_options(args))
         with AutogradCell(self.shell, cell, options) as run:

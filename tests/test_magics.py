@@ -106,6 +106,7 @@ def test_view_options(ip):
     ("--colour red", "unrecognized arguments"),
     ("--backward nothing_here", "NameError"),
     ("--backward a_number", "not an ag_jupyter tensor"),
+    ("-o 2x", "variable name"),
 ])
 def test_bad_options_raise_usage_error(ip, line, message):
     ip.user_ns["a_number"] = 3
@@ -164,6 +165,12 @@ def test_live_refuses_a_cell_that_ran_backward_itself(ip):
     with capture_output() as captured:
         run(ip, "%%autograd --live --backward e\n" + E_CELL + "e.backward()\n", UsageError)
     assert "remove the cell's own .backward()" in captured.stdout + captured.stderr
+
+
+def test_a_syntax_error_is_reported_before_anything_runs(ip):
+    with capture_output() as captured:
+        run(ip, "%%autograd\nsyntax_probe = 1\nx = (\n", SyntaxError)
+    assert "syntax_probe" not in ip.user_ns and not captured.outputs  # no graph for code that never ran
 
 
 def test_last_expression_is_shown_like_in_a_plain_cell(ip):

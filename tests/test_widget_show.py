@@ -110,3 +110,14 @@ def test_show_a_pytorch_tensor(torch):
     assert {"x", "weight", "bias", "y"} == set(labels(doc))
     with pytest.raises(ValueError, match="PyTorch's backward cannot"):
         ag.show(y, live=True)
+
+
+@pytest.mark.parametrize("name", ["ag_jupyter.widgets.graph_layout", "ag_jupyter.widgets.static_svg",
+                                  "ag_jupyter.widgets.graph_widget", "ag_jupyter.widgets.show",
+                                  "ag_jupyter.tracing.existing"])
+def test_docstring_examples(name):
+    import doctest
+    import importlib
+
+    result = doctest.testmod(importlib.import_module(name))
+    assert result.attempted > 0 and result.failed == 0

@@ -65,8 +65,11 @@ class AutogradCell:
         self._watch = None
         self._watcher = None
         self._live: LiveBackward | None = None
+        self._body = self._last = None  # code objects, made by _compile on entry
+        self._quiet = False
 
     def __enter__(self) -> "AutogradCell":
+        self._compile()  # before tracing: a SyntaxError is IPython's usual message, with no graph
         self._watch = watching_root_modules(self.trace)
         self._watcher = self._watch.__enter__()
         try:
@@ -76,19 +79,29 @@ class AutogradCell:
             raise
         return self
 
-    def execute(self) -> None:
-        """Run the cell in the user namespace, then ``NAME.backward()`` or the live stepper."""
-        __tracebackhide__ = True  # noqa: F841 - read by IPython's traceback printer
+    def _compile(self) -> None:
+        """The cell as code objects: the body, and its last bare expression (shown, as in a
+        plain cell, unless the cell ends with ``;``). Named like IPython's cells (``Cell In[5]``)."""
         shell = self.shell
         code = shell.transform_cell(self.cell)
         filename = shell.compile.cache(code, shell.execution_count, raw_code=self.cell)
         tree = shell.compile.ast_parse(code, filename=filename)
         last = tree.body.pop() if tree.body and isinstance(tree.body[-1], ast.Expr) else None
+        self._body = shell.compile(tree, filename, "exec")
+        self._last = None
+        if last is not None:
+            self._last = shell.compile(ast.Expression(last.value), filename, "eval")
+        self._quiet = code.rstrip().endswith(";")
+
+    def execute(self) -> None:
+        """Run the cell in the user namespace, then ``NAME.backward()`` or the live stepper."""
+        __tracebackhide__ = True  # noqa: F841 - read by IPython's traceback printer
+        shell = self.shell
         with shell.builtin_trap:
-            exec(shell.compile(tree, filename, "exec"), shell.user_ns)  # noqa: S102 - running the cell is the point
-            if last is not None:
-                value = eval(shell.compile(ast.Expression(last.value), filename, "eval"), shell.user_ns)  # noqa: S307
-                if value is not None and not code.rstrip().endswith(";"):
+            exec(self._body, shell.user_ns)  # noqa: S102 - running the cell is the point
+            if self._last is not None:
+                value = eval(self._last, shell.user_ns)  # noqa: S307
+                if value is not None and not self._quiet:
                     display(value)
         if self.options.live:
             root = self._root()
