@@ -9,7 +9,6 @@ pytest.importorskip("anywidget")
 from trace_checks import checked_documents, events, ops  # noqa: E402,F401
 
 import ag_jupyter as ag  # noqa: E402
-from ag_jupyter.tracing import trace_graph  # noqa: E402
 
 
 def e_graph():
@@ -89,17 +88,6 @@ def test_module_parameters_get_their_dotted_names():
     assert {"fc_1.weight", "fc_1.bias", "fc_2.weight", "fc_2.bias", "out"} == set(labels(w.trace))
 
 
-def test_trace_graph_then_stepper_records_the_backward():
-    a, b, c, d, e = e_graph()
-    tr = trace_graph(e)
-    assert tr.node_id(a) == "t0" and tr.node_id(ag.tensor(1.0)) is None
-    with tr:
-        stepper = ag.autograd.backward_stepper(e)
-    stepper.run()
-    doc = tr.to_dict()
-    assert len(events(doc, "backward_step")) == 4 and a.grad.item() == -3.0
-
-
 def test_show_a_pytorch_tensor(torch):
     x = torch.tensor([1.0, 2.0], requires_grad=True)
     fc = torch.nn.Linear(2, 1)
@@ -113,8 +101,7 @@ def test_show_a_pytorch_tensor(torch):
 
 
 @pytest.mark.parametrize("name", ["ag_jupyter.widgets.graph_layout", "ag_jupyter.widgets.static_svg",
-                                  "ag_jupyter.widgets.graph_widget", "ag_jupyter.widgets.show",
-                                  "ag_jupyter.tracing.existing"])
+                                  "ag_jupyter.widgets.graph_widget", "ag_jupyter.widgets.show"])
 def test_docstring_examples(name):
     import doctest
     import importlib

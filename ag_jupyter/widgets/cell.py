@@ -131,7 +131,7 @@ class AutogradCell:
                     candidates.append((int(node_id[1:]), var, value))
         if not candidates:
             raise UsageError("--live needs a tensor to step backward from: the cell made none that "
-                               "requires grad; name one with --backward NAME")
+                             "requires grad; name one with --backward NAME")
         return max(candidates, key=lambda c: (c[2].numel() == 1, c[0]))[2]  # a scalar, made last
 
     def __exit__(self, exc_type, exc, tb) -> bool:
