@@ -126,9 +126,10 @@ def test_mimebundle_respects_include_and_exclude_and_caches_the_svg(doc):
 
 
 def test_ipython_formats_the_widget_with_all_three_types(doc):
-    from IPython.testing.globalipapp import get_ipython
+    from IPython.testing import globalipapp
 
-    data, _ = get_ipython().display_formatter.format(GraphWidget(trace=doc))
+    globalipapp.start_ipython()  # once per process (a second call returns None)
+    data, _ = globalipapp.get_ipython().display_formatter.format(GraphWidget(trace=doc))
     assert {WIDGET_MIME, "image/svg+xml", "text/plain"} <= set(data)
 
 
