@@ -139,3 +139,22 @@ def test_number_and_grad_formatting():
     assert grad_text({"grad": {"shape": [2], "values": [1.0, 0.5]}}) == "grad [1,0.5]"
     assert grad_text({"grad": {"shape": [5], "values": [0.0] * 5}}) is None
     assert grad_text({"grad": {"shape": [40, 50], "min": 0}}) is None
+
+
+def test_drawing_scales_linearly_enough():
+    """A 6,000-node chain drawn whole (no cut): the barycenter sweeps are linear per sweep
+    (a quadratic version took minutes here)."""
+    import time
+
+    doc = {"title": "chain", "nodes": [], "edges": [], "events": []}
+    for k in range(3000):
+        doc["nodes"] += [{"id": f"t{k}", "kind": "tensor", "shape": [], "is_leaf": k == 0},
+                         {"id": f"op{k}", "kind": "op", "op": "TanhBackward0", "symbol": "tanh"}]
+        doc["edges"].append({"src": f"t{k}", "dst": f"op{k}", "arg": 0})
+        if k + 1 < 3000:
+            doc["edges"].append({"src": f"op{k}", "dst": f"t{k + 1}", "arg": 0})
+        doc["events"] += [{"type": "create", "node": f"t{k}"}, {"type": "create", "node": f"op{k}"}]
+    start = time.perf_counter()
+    svg = static_svg(doc, max_nodes=10**6)
+    assert time.perf_counter() - start < 5.0
+    assert len(nodes(svg)) == 6000

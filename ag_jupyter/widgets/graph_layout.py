@@ -45,26 +45,31 @@ def layered(order: list, edges: list) -> dict:
         layers.setdefault(layer[node], []).append(node)
     depth = max(layers, default=-1) + 1
     rows = [layers.get(k, []) for k in range(depth)]
+    where: dict = {}  # node -> relative row in its layer, kept up to date as layers are re-sorted
+    for nodes in rows:
+        _note_rows(nodes, where)
     for _ in range(SWEEPS):
         for k in range(1, depth):
-            rows[k] = _by_barycenter(rows[k], preds, rows)
+            rows[k] = _by_barycenter(rows[k], preds, where)
         for k in range(depth - 2, -1, -1):
-            rows[k] = _by_barycenter(rows[k], succs, rows)
+            rows[k] = _by_barycenter(rows[k], succs, where)
     return {node: (k, row) for k, nodes in enumerate(rows) for row, node in enumerate(nodes)}
 
 
-def _by_barycenter(nodes: list, neighbours: dict, rows: list) -> list:
-    """``nodes`` sorted by the mean relative position of their neighbours in any layer.
-    Relative (row / layer size) because long edges reach layers of different sizes."""
-    where = {}
-    for row_nodes in rows:
-        size = len(row_nodes)
-        for row, node in enumerate(row_nodes):
-            where[node] = (row + 0.5) / size
+def _note_rows(nodes: list, where: dict) -> None:
+    """Relative rows (row / layer size): long edges reach layers of different sizes."""
+    size = len(nodes)
+    for row, node in enumerate(nodes):
+        where[node] = (row + 0.5) / size
+
+
+def _by_barycenter(nodes: list, neighbours: dict, where: dict) -> list:
+    """``nodes`` sorted by the mean relative row of their neighbours (in any layer)."""
     keyed = []
     for row, node in enumerate(nodes):
-        around = [where[n] for n in neighbours[node] if n in where]
-        own = (row + 0.5) / len(nodes)
-        keyed.append((sum(around) / len(around) if around else own, row, node))
+        around = [where[n] for n in neighbours[node]]
+        keyed.append((sum(around) / len(around) if around else where[node], row, node))
     keyed.sort()  # ties keep their current order (row is the second key)
-    return [node for _, _, node in keyed]
+    ordered = [node for _, _, node in keyed]
+    _note_rows(ordered, where)
+    return ordered
