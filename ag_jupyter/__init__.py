@@ -59,9 +59,21 @@ from .tracing import from_torch, trace, trace_torch  # noqa: E402
 
 
 def __getattr__(name: str):
-    # save/load import zipfile and json: only when first used, so `import ag_jupyter` stays light
+    # save/load import zipfile and json, show imports anywidget and IPython: only when first
+    # used, so `import ag_jupyter` stays light (and works where Jupyter is not installed)
     if name in ("save", "load"):
         from . import serialization
 
         return getattr(serialization, name)
+    if name == "show":
+        from .widgets.show import show
+
+        return show
     raise AttributeError(f"module 'ag_jupyter' has no attribute {name!r}")
+
+
+def load_ipython_extension(ipython) -> None:
+    """``%load_ext ag_jupyter``: register ``%%autograd`` and ``%autograd_show``."""
+    from .magics import AutogradMagics
+
+    ipython.register_magics(AutogradMagics)

@@ -67,6 +67,44 @@ class trace:  # noqa: N801 - a context manager named like the function users cal
 
         return json.dumps(self.to_dict(), **kwargs)
 
+    # ----- naming nodes after the fact (the magics name tensors after the cell's variables)
+    def node_id(self, tensor) -> str | None:
+        """The id of ``tensor``'s node in this trace, or None if the trace never met it.
+
+        Unlike recording, this adds nothing: a tensor the trace has not seen stays unseen.
+        """
+        rec = self.recorder
+        fn = tensor.grad_fn
+        if fn is None:
+            entry = rec.leaves.get(id(tensor))
+            return entry[1] if entry is not None and entry[0]() is tensor else None
+        entry = rec.ops.get(id(fn))
+        return entry[2] if entry is not None and entry[0]() is fn else None
+
+    def set_label(self, node_id: str, label: str) -> None:
+        """Name a node (its ``label`` in this and every later ``to_dict()``)."""
+        self.recorder.by_id[node_id]["label"] = str(label)
+
+    def label_of(self, node_id: str) -> str | None:
+        return self.recorder.by_id[node_id].get("label")
+
+    @property
+    def node_count(self) -> int:
+        """How many nodes are recorded so far (nodes are numbered in this order)."""
+        return len(self.recorder.nodes)
+
+    def rename_scope(self, old: str, new: str, first: int = 0, stop: int | None = None) -> int:
+        """Replace the leading scope segment ``old`` by ``new`` for the nodes recorded
+        in ``[first, stop)`` (``model`` for ``TwoLayer`` in ``TwoLayer.fc_1``).
+        Returns how many nodes changed."""
+        changed = 0
+        for record in self.recorder.nodes[first:stop]:
+            scope = record.get("scope")
+            if scope is not None and (scope == old or scope.startswith(old + ".")):
+                record["scope"] = new + scope[len(old):]
+                changed += 1
+        return changed
+
     def __repr__(self) -> str:
         rec = self.recorder
         state_word = "recording" if self.active else "closed"

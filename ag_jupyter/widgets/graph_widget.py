@@ -1,17 +1,226 @@
-"""``GraphWidget``: an anywidget whose synced state is a trace document plus view state."""
+"""``GraphWidget``: an anywidget whose synced state is a trace document plus view state.
+
+The browser side (``js/``, bundled into ``ag_jupyter/static/``) reads only these
+traits; Python reads and writes the same ones, so ``w.step = 5`` moves the view
+and a click in the view changes ``w.step`` (``w.observe`` sees both).
+
+Live mode (``ag.show(loss, live=True)``, ``%%autograd --live``): the document
+holds the forward pass, and the backward pass is run for real one graph node at
+a time when the learner steps past the last recorded event. The view sends
+``{"type": "advance"}``; ``advance()`` runs one node of the real backward
+(``ag.autograd.backward_stepper``), replaces ``trace`` with the grown document and
+moves ``step`` to its end, so ``x.grad`` in the kernel is what the screen shows.
+
+>>> w = GraphWidget(trace={"title": "empty", "nodes": [], "edges": [], "events": []})
+>>> w.goto(3).step   # clamped to the number of events
+0
+"""
 from __future__ import annotations
 
+import math
+import operator
 import pathlib
+import traceback
 
 import anywidget
 import traitlets
 
+from .static_svg import static_svg
+
 STATIC = pathlib.Path(__file__).resolve().parent.parent / "static"
+SVG_MIME = "image/svg+xml"
+DIRECTIONS = ("LR", "TB")
 
 
 class GraphWidget(anywidget.AnyWidget):
+    """The graph of a trace document, animated forward and stepped backward."""
+
     _esm = STATIC / "widget.js"
     _css = STATIC / "widget.css"
 
-    trace = traitlets.Dict().tag(sync=True)
-    step = traitlets.Int(0).tag(sync=True)
+    # The model contract with js/ (the JS engineer implements exactly these names).
+    trace = traitlets.Dict().tag(sync=True)  # the trace document (trace.schema.json)
+    step = traitlets.Int(0).tag(sync=True)  # events applied: 0 = nothing, len(events) = the final state
+    playing = traitlets.Bool(False).tag(sync=True)
+    speed = traitlets.Float(4.0).tag(sync=True)  # events per second while playing
+    direction = traitlets.Unicode("LR").tag(sync=True)  # "LR" or "TB"
+    selected = traitlets.Unicode("").tag(sync=True)  # a node id, or ""
+    collapsed = traitlets.List(traitlets.Unicode()).tag(sync=True)  # nn.Module scopes drawn as one box
+    hide_constants = traitlets.Bool(False).tag(sync=True)
+    pass_index = traitlets.Int(-1).tag(sync=True)  # -1: every pass
+    max_nodes = traitlets.Int(0).tag(sync=True)  # 0: no limit; beyond it the view collapses modules
+    live = traitlets.Bool(False).tag(sync=True)  # stepping past the end runs more of the real backward
+    source = traitlets.Unicode("").tag(sync=True)  # the cell's code, for the code strip
+    animate = traitlets.Bool(True).tag(sync=True)  # False: show the final graph at once
+
+    def __init__(self, trace: dict | None = None, **kwargs):
+        super().__init__(**({"trace": trace} if trace is not None else {}), **kwargs)
+        self._live = None  # a LiveBackward (live.py) in live mode
+        self._svg_cache: tuple | None = None  # (document, direction, svg): kept until trace changes
+        self.on_msg(self._on_message)
+
+    # ----- validation ---------------------------------------------------------------
+    @property
+    def total(self) -> int:
+        """How many events the document has (``step`` runs from 0 to this)."""
+        events = self.trace.get("events")
+        return len(events) if isinstance(events, list) else 0
+
+    @traitlets.validate("trace")
+    def _check_trace(self, proposal):
+        doc = proposal["value"]
+        for key in ("nodes", "edges", "events"):
+            if key in doc and not isinstance(doc[key], list):
+                raise traitlets.TraitError(f"trace[{key!r}] must be a list, got {type(doc[key]).__name__}")
+        return doc
+
+    @traitlets.validate("step")
+    def _clamp_step(self, proposal):
+        return min(max(0, proposal["value"]), self.total)
+
+    @traitlets.validate("direction")
+    def _check_direction(self, proposal):
+        value = proposal["value"].upper()
+        if value not in DIRECTIONS:
+            raise traitlets.TraitError(f"direction must be 'LR' or 'TB', got {proposal['value']!r}")
+        return value
+
+    @traitlets.validate("speed")
+    def _check_speed(self, proposal):
+        value = proposal["value"]
+        if not (value > 0 and math.isfinite(value)):
+            raise traitlets.TraitError(f"speed is events per second and must be > 0, got {value!r}")
+        return value
+
+    @traitlets.validate("max_nodes")
+    def _check_max_nodes(self, proposal):
+        if proposal["value"] < 0:
+            raise traitlets.TraitError(f"max_nodes must be >= 0 (0 = no limit), got {proposal['value']}")
+        return proposal["value"]
+
+    @traitlets.validate("pass_index")
+    def _check_pass(self, proposal):
+        value, passes = proposal["value"], self.trace.get("passes") or []
+        if value < -1 or (passes and value >= len(passes)):
+            raise traitlets.TraitError(f"pass_index must be -1 (all) or 0..{max(len(passes) - 1, 0)}, got {value}")
+        return value
+
+    @traitlets.observe("trace")
+    def _trace_changed(self, change) -> None:
+        self._svg_cache = None
+        if self.step > self.total:
+            self.step = self.total
+        if self.pass_index >= len(self.trace.get("passes") or []) and self.pass_index != -1:
+            self.pass_index = -1
+
+    @traitlets.observe("animate")
+    def _animate_changed(self, change) -> None:
+        if not change["new"]:  # no animation: the final graph, now
+            self.playing = False
+            self.step = self.total
+
+    # ----- Python control -------------------------------------------------------------
+    def goto(self, n) -> "GraphWidget":
+        """Show the state after ``n`` events (clamped to ``0..total``)."""
+        if isinstance(n, bool):
+            raise TypeError(f"goto() takes an event number (an int), got {n!r}")
+        try:
+            n = operator.index(n)
+        except TypeError:
+            raise TypeError(f"goto() takes an event number (an int), got {n!r} "
+                            f"({type(n).__name__})") from None
+        self.step = n  # the validator clamps
+        return self
+
+    def next(self) -> "GraphWidget":
+        """One event forward; in live mode, past the last event, one more node of the real backward."""
+        if self.step < self.total:
+            self.step += 1
+        elif self.live:
+            self.advance()
+        return self
+
+    def back(self) -> "GraphWidget":
+        """One event back (the kernel's gradients do not go back: see ``advance``)."""
+        self.step -= 1
+        return self
+
+    def play(self) -> "GraphWidget":
+        """Start playing (the view advances ``step`` at ``speed``); from the end, start over."""
+        if self.step >= self.total and not self.live:
+            self.step = 0
+        self.playing = True
+        return self
+
+    def pause(self) -> "GraphWidget":
+        self.playing = False
+        return self
+
+    # ----- live mode --------------------------------------------------------------------
+    def connect_live(self, live) -> None:
+        """Drive ``live`` (a ``LiveBackward``): the view starts at the end of the forward pass."""
+        self._live = live
+        with self.hold_sync():
+            self.trace = live.document()
+            self.live = True
+            self.playing = False
+            self.step = self.total
+
+    @property
+    def backward_done(self) -> bool:
+        """Live mode: whether the real backward pass has run to the end (True when not live)."""
+        return self._live is None or self._live.done
+
+    def advance(self) -> bool:
+        """Live mode: run the real backward one more graph node and show its events.
+
+        Returns False when there is nothing more to run. Going back (``back``,
+        ``goto``) replays recorded events only: the kernel's ``.grad`` values stay
+        those of the furthest step taken.
+        """
+        if self._live is None or self._live.done:
+            return False
+        try:
+            self._live.advance()
+        finally:  # also when the backward raised: show what it recorded (backward_end completed=false)
+            with self.hold_sync():
+                self.trace = self._live.document()
+                self.step = self.total
+        return True
+
+    def _on_message(self, widget, content, buffers) -> None:
+        if isinstance(content, dict) and content.get("type") == "advance":
+            try:
+                self.advance()
+            except Exception:  # noqa: BLE001 - a comm handler has no caller to raise to
+                traceback.print_exc()  # ipykernel shows it in the output of the cell being run
+
+    # ----- display ------------------------------------------------------------------------
+    def static_svg(self) -> str:
+        """The final graph as SVG text (cached until the document or direction changes)."""
+        cache = self._svg_cache
+        if cache is None or cache[0] is not self.trace or cache[1] != self.direction:
+            cache = self._svg_cache = (self.trace, self.direction, static_svg(self.trace, self.direction))
+        return cache[2]
+
+    def _repr_mimebundle_(self, **kwargs):
+        """The widget view plus a static SVG of the final graph (and text): a saved
+        notebook shows the picture where the widget cannot run."""
+        bundle = super()._repr_mimebundle_(**kwargs)
+        if bundle is None:
+            return None
+        # anywidget >= 0.9 returns (data, metadata); ipywidgets' own returns data only
+        data, metadata = bundle if isinstance(bundle, tuple) else (bundle, {})
+        include, exclude = kwargs.get("include"), kwargs.get("exclude")
+        if (not include or SVG_MIME in include) and not (exclude and SVG_MIME in exclude):
+            try:
+                data[SVG_MIME] = self.static_svg()
+            except Exception:  # noqa: BLE001 - a broken picture must not hide the live view
+                traceback.print_exc()
+        return data, metadata
+
+    def __repr__(self) -> str:
+        title = self.trace.get("title", "")
+        nodes = len(self.trace.get("nodes") or ())
+        mode = ", live" if self.live else ""
+        return f"<GraphWidget {title!r}: {nodes} nodes, step {self.step}/{self.total}{mode}>"

@@ -1,0 +1,94 @@
+"""IPython magics: ``%%autograd`` and ``%autograd_show``. Thin: parse, then call widgets/.
+
+``%load_ext ag_jupyter`` registers them (``ag_jupyter.load_ipython_extension``).
+"""
+from __future__ import annotations
+
+from IPython.core.error import UsageError
+from IPython.core.magic import Magics, cell_magic, line_magic, magics_class
+from IPython.core.magic_arguments import argument, magic_arguments, parse_argstring
+
+from .widgets.cell import AutogradCell, CellOptions
+from .widgets.show import show
+
+
+def _view_options(args) -> dict:
+    """The widget traits the shared options ask for; UsageError for a bad value."""
+    view = {"animate": not args.no_animate}
+    if args.direction is not None:
+        if args.direction.upper() not in ("LR", "TB"):
+            raise UsageError(f"--direction must be LR or TB, not {args.direction!r}")
+        view["direction"] = args.direction.upper()
+    if args.speed is not None:
+        if not args.speed > 0:
+            raise UsageError(f"--speed is events per second and must be > 0, not {args.speed}")
+        view["speed"] = args.speed
+    if args.max_nodes is not None:
+        if args.max_nodes < 0:
+            raise UsageError(f"--max-nodes must be >= 0 (0 = no limit), not {args.max_nodes}")
+        view["max_nodes"] = args.max_nodes
+    return view
+
+
+def _view_arguments(func):
+    """The options both magics take (applied under ``@magic_arguments()``)."""
+    for option in reversed([
+        argument("--live", action="store_true",
+                 help="step the backward pass for real, one node per step: x.grad in the kernel "
+                      "always matches the screen"),
+        argument("--no-animate", action="store_true", help="show the final graph at once"),
+        argument("--direction", metavar="LR|TB", help="layout direction (default LR: left to right)"),
+        argument("--speed", type=float, metavar="S", help="events per second when playing (default 4)"),
+        argument("--max-nodes", type=int, metavar="N", help="collapse modules beyond N nodes (0: no limit)"),
+    ]):
+        func = option(func)
+    return func
+
+
+@magics_class
+class AutogradMagics(Magics):
+    """``%%autograd`` and ``%autograd_show``."""
+
+    @magic_arguments()
+    @argument("--backward", metavar="NAME", help="run NAME.backward() after the cell, inside the trace")
+    @_view_arguments
+    @argument("-o", "--output", metavar="NAME", help="store the trace (an ag.trace) in the variable NAME")
+    @cell_magic
+    def autograd(self, line: str, cell: str):
+        """Run the cell under ``ag.trace()`` and show its graph: it builds itself in the
+        order the code made it, then the backward pass steps node by node.
+
+        Tensors are labelled with the cell's variable names, module parameters with
+        their dotted names (``fc_1.weight``), module scopes with the variable holding
+        the module (``model.fc_1``). The widget is the cell's result (``_`` holds it).
+        A cell that raises shows its partial graph with the error marked, then the
+        traceback. With ``--live`` (and ``--backward NAME``, or else the scalar the
+        cell made last) the backward pass runs for real, a node per step.
+        """
+        __tracebackhide__ = True  # noqa: F841 - IPython folds this frame out of tracebacks
+        args = parse_argstring(self.autograd, line)
+        if args.output is not None and not args.output.isidentifier():
+            raise UsageError(f"-o takes a variable name, not {args.output!r}")
+        options = CellOptions(backward=args.backward, live=args.live, output=args.output,
+                              view=_view_options(args))
+        with AutogradCell(self.shell, cell, options) as run:
+            run.execute()
+        return run.widget
+
+    @magic_arguments()
+    @_view_arguments
+    @argument("expr", nargs="+", help="an expression giving a tensor (ag_jupyter or PyTorch) or a trace")
+    @line_magic
+    def autograd_show(self, line: str):
+        """Show the graph of an existing tensor, ours or PyTorch's (like torchviz's
+        ``make_dot``), or of a trace; tensors are labelled after variables."""
+        args = parse_argstring(self.autograd_show, line)
+        expr = " ".join(args.expr)
+        try:
+            value = self.shell.ev(expr)
+        except Exception as error:  # noqa: BLE001 - shown as a usage error, like %timeit's
+            raise UsageError(f"%autograd_show {expr}: {type(error).__name__}: {error}") from None
+        try:
+            return show(value, live=args.live, names=self.shell.user_ns, source=expr, **_view_options(args))
+        except (TypeError, ValueError) as error:
+            raise UsageError(f"%autograd_show {expr}: {error}") from None

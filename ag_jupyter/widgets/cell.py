@@ -1,0 +1,169 @@
+"""The work of ``%%autograd``: run a cell under a trace and make its widget.
+
+``magics.py`` only parses options; everything else is here, in one context
+manager (IPython's ``%%capture`` is the model)::
+
+    with AutogradCell(shell, cell, options) as run:
+        run.execute()
+    run.widget  # the cell's result
+
+**How the cell runs.** It is compiled with IPython's own compiler (so its frames
+read ``Cell In[5], line 3`` with the source shown, and ``%magics`` in it work)
+and executed in the user namespace with ``exec``, not with a nested
+``shell.run_cell``. The reason: a nested ``run_cell`` prints the traceback
+itself and swallows the error, so the ``%%autograd`` cell would count as
+successful (``Run All`` would go on past it) and the graph would appear *after*
+the traceback. With ``exec`` the exception reaches ``__exit__``: the trace
+marks it (an ``error`` event), the partial graph is displayed, and the
+exception goes on to IPython, which prints the normal traceback under it and
+fails the cell. Our own frames carry ``__tracebackhide__`` so IPython folds them
+into one ``[... skipping hidden frames]`` line. As in a plain cell, a last bare
+expression is displayed (before the graph).
+
+**After the cell** (also when it raised): the trace is closed, no listener is
+left in the engine's seam, tensors are labelled after the cell's variables and
+module scopes after the variables holding the modules (``labels.py``,
+``scopes.py``), ``-o NAME`` stores the trace, and, in live mode, a
+``LiveBackward`` is made inside the still-open trace.
+"""
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass, field
+
+from IPython.core.error import UsageError
+from IPython.display import display
+
+from ..tensor import TENSOR_TYPES
+from ..tracing import trace
+from .graph_widget import GraphWidget
+from .labels import label_trace
+from .live import LiveBackward
+from .scopes import watching_root_modules
+from .show import build_widget
+
+
+@dataclass
+class CellOptions:
+    """What ``%%autograd``'s options ask for (validated by ``magics.py``)."""
+
+    backward: str | None = None  # run NAME.backward() after the cell
+    live: bool = False
+    output: str | None = None  # store the trace object under this name
+    view: dict = field(default_factory=dict)  # GraphWidget traits: animate, direction, speed, max_nodes
+
+
+class AutogradCell:
+    """Runs one ``%%autograd`` cell (see the module doc); ``widget`` is its result."""
+
+    def __init__(self, shell, cell: str, options: CellOptions):
+        self.shell = shell
+        self.cell = cell
+        self.options = options
+        self.trace = trace(title=_title(cell))
+        self.widget: GraphWidget | None = None
+        self._watch = None
+        self._watcher = None
+        self._live: LiveBackward | None = None
+        self._body = self._last = None  # code objects, made by _compile on entry
+        self._quiet = False
+
+    def __enter__(self) -> "AutogradCell":
+        self._compile()  # before tracing: a SyntaxError is IPython's usual message, with no graph
+        self._watch = watching_root_modules(self.trace)
+        self._watcher = self._watch.__enter__()
+        try:
+            self.trace.__enter__()
+        except BaseException:
+            self._watch.__exit__(None, None, None)
+            raise
+        return self
+
+    def _compile(self) -> None:
+        """The cell as code objects: the body, and its last bare expression (shown, as in a
+        plain cell, unless the cell ends with ``;``). Named like IPython's cells (``Cell In[5]``)."""
+        shell = self.shell
+        code = shell.transform_cell(self.cell)
+        filename = shell.compile.cache(code, shell.execution_count, raw_code=self.cell)
+        tree = shell.compile.ast_parse(code, filename=filename)
+        last = tree.body.pop() if tree.body and isinstance(tree.body[-1], ast.Expr) else None
+        self._body = shell.compile(tree, filename, "exec")
+        self._last = None
+        if last is not None:
+            self._last = shell.compile(ast.Expression(last.value), filename, "eval")
+        self._quiet = code.rstrip().endswith(";")
+
+    def execute(self) -> None:
+        """Run the cell in the user namespace, then ``NAME.backward()`` or the live stepper."""
+        __tracebackhide__ = True  # noqa: F841 - read by IPython's traceback printer
+        shell = self.shell
+        with shell.builtin_trap:
+            exec(self._body, shell.user_ns)  # noqa: S102 - running the cell is the point
+            if self._last is not None:
+                value = eval(self._last, shell.user_ns)  # noqa: S307
+                if value is not None and not self._quiet:
+                    display(value)
+        if self.options.live:
+            root = self._root()
+            if self.trace.node_id(root) in _backward_roots(self.trace.to_dict()):
+                raise UsageError("--live runs the backward pass step by step itself: remove the "
+                                 "cell's own .backward() call")
+            self._live = LiveBackward(self.trace, root)  # made inside the trace: it reports here
+        elif self.options.backward:
+            self._root().backward()
+
+    def _root(self):
+        """The tensor ``--backward NAME`` names, or for ``--live`` alone the cell's output."""
+        name = self.options.backward
+        if name is not None:
+            try:
+                value = eval(name, self.shell.user_ns)  # noqa: S307 - a name typed in the magic line
+            except Exception as error:  # noqa: BLE001 - reported as a usage problem
+                raise UsageError(f"--backward {name}: {type(error).__name__}: {error}") from None
+            if value.__class__ not in TENSOR_TYPES:
+                raise UsageError(f"--backward {name}: that is a {type(value).__name__}, not an ag_jupyter tensor")
+            return value
+        candidates = []
+        for var, value in list(self.shell.user_ns.items()):
+            if value.__class__ in TENSOR_TYPES and value.grad_fn is not None and not var.startswith("_"):
+                node_id = self.trace.node_id(value)
+                if node_id is not None:
+                    candidates.append((int(node_id[1:]), var, value))
+        if not candidates:
+            raise UsageError("--live needs a tensor to step backward from: the cell made none that "
+                             "requires grad; name one with --backward NAME")
+        return max(candidates, key=lambda c: (c[2].numel() == 1, c[0]))[2]  # a scalar, made last
+
+    def __exit__(self, exc_type, exc, tb) -> bool:
+        __tracebackhide__ = True  # noqa: F841
+        if isinstance(exc, UsageError):  # a bad option, not an error of the cell's code
+            exc_type = exc = tb = None
+        try:
+            self.trace.__exit__(exc_type, exc, tb)  # marks the error, if any; the listener goes back
+        finally:
+            self._watch.__exit__(None, None, None)
+        names = self.shell.user_ns
+        label_trace(self.trace, names)
+        self._watcher.rename(names)
+        if self.options.output:
+            names[self.options.output] = self.trace
+        live = None if exc is not None else self._live
+        if exc is not None and self._live is not None:
+            self._live.close()
+        self.widget = build_widget(self.trace.to_dict(), live, source=self.cell, **self.options.view)
+        if exc is not None:  # the partial graph first; IPython prints the traceback under it
+            display(self.widget)
+        return False  # an exception goes on to IPython: the normal traceback, the cell fails
+
+
+def _backward_roots(document: dict) -> set:
+    return {root for e in document["events"] if e["type"] == "backward_begin" for root in e["roots"]}
+
+
+def _title(cell: str) -> str:
+    """The widget's title: the cell's first line of code that is not an import, shortened."""
+    for line in cell.splitlines():
+        text = line.strip()
+        if text and not text.startswith(("#", "import ", "from ", "%")):
+            return text if len(text) <= 60 else text[:57] + "..."
+    return "%%autograd"

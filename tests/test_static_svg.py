@@ -1,0 +1,160 @@
+"""The static picture: a layered layout and an SVG written in pure Python."""
+from __future__ import annotations
+
+import json
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+from trace_checks import checked_documents  # noqa: F401 - validates every document built here
+
+import ag_jupyter as ag
+from ag_jupyter.widgets.graph_layout import layered
+from ag_jupyter.widgets.static_svg import escape, grad_text, number, static_svg
+
+FIXTURES = Path(__file__).parent / "fixtures"
+SVG = "{http://www.w3.org/2000/svg}"
+XSS = "<img src=x onerror=alert(1)>"
+
+
+def texts(svg: str) -> list:
+    """The text of every <text> element, as a reader of the picture sees it."""
+    return [t.text for t in ET.fromstring(svg).iter(f"{SVG}text")]
+
+
+def nodes(svg: str) -> dict:
+    """data-id -> the texts inside that node's group."""
+    root = ET.fromstring(svg)
+    return {g.get("data-id"): [t.text for t in g.iter(f"{SVG}text")]
+            for g in root.iter(f"{SVG}g") if g.get("data-id")}
+
+
+def e_graph(label_xss: bool = False) -> dict:
+    doc = json.loads((FIXTURES / "e_graph.json").read_text())
+    leaves = [n for n in doc["nodes"] if n["kind"] == "tensor" and n["is_leaf"]]
+    for node, name in zip(leaves, "abcd"):
+        node["label"] = name
+    if label_xss:
+        leaves[0]["label"] = XSS
+    return doc
+
+
+# ----- layout ---------------------------------------------------------------------
+def test_layers_follow_the_longest_path_and_sources_sit_before_their_consumer():
+    order = ["a", "b", "op1", "t1", "c", "op2", "t2"]
+    edges = [("a", "op1"), ("b", "op1"), ("op1", "t1"), ("t1", "op2"), ("c", "op2"), ("op2", "t2")]
+    cells = layered(order, edges)
+    assert {n: cells[n][0] for n in order} == {"a": 0, "b": 0, "op1": 1, "t1": 2, "c": 2, "op2": 3, "t2": 4}
+    # rows within a layer are a permutation 0..k-1
+    by_layer: dict = {}
+    for layer, row in cells.values():
+        by_layer.setdefault(layer, []).append(row)
+    assert all(sorted(rows) == list(range(len(rows))) for rows in by_layer.values())
+
+
+def test_barycenter_ordering_removes_a_crossing():
+    # a feeds op_a, b feeds op_b, but the ops were created in the other order
+    order = ["a", "b", "op_b", "op_a"]
+    cells = layered(order, [("a", "op_a"), ("b", "op_b")])
+    assert cells["a"][1] < cells["b"][1] and cells["op_a"][1] < cells["op_b"][1]
+
+
+def test_backward_edges_are_ignored_and_unknown_ids_dropped():
+    cells = layered(["x", "y"], [("y", "x"), ("x", "y"), ("x", "ghost")])
+    assert cells == {"x": (0, 0), "y": (1, 0)}
+
+
+# ----- the SVG --------------------------------------------------------------------
+def test_e_graph_svg_parses_and_names_every_tensor_with_its_shape_and_grad():
+    svg = static_svg(e_graph())
+    drawn = nodes(svg)
+    assert len(drawn) == 12  # 8 tensors, 4 ops
+    labels = [lines[0] for lines in drawn.values()]
+    for name in "abcd":
+        assert f"{name} []" in labels
+    assert {"×", "+", "log"} <= set(labels)
+    grads = {lines[0]: lines[1] for lines in drawn.values() if len(lines) > 1}
+    assert grads == {"a []": "grad -3", "b []": "grad 2", "c []": "grad 1.386", "d []": "grad 2.5"}
+    assert texts(svg)[0] == "e = a*b + log(d)*c"  # the title
+    assert len(ET.fromstring(svg).findall(f".//{SVG}path")) >= 11  # the edges (and the arrow head)
+
+
+def test_labels_are_text_never_markup():
+    svg = static_svg(e_graph(label_xss=True))
+    assert "<img" not in svg  # only as &lt;img
+    assert f"{XSS} []" in texts(svg)
+    assert escape('"<&>') == "&quot;&lt;&amp;&gt;"
+    assert escape("bad\x00\x1bchar") == "badchar"  # XML 1.0 forbids these, even escaped
+
+
+def test_direction_tb_stacks_layers_vertically():
+    doc = json.loads((FIXTURES / "matmul.json").read_text())
+    for direction, axis in (("LR", "x"), ("TB", "y")):
+        root = ET.fromstring(static_svg(doc, direction))
+        rects = {g.get("data-id"): g.find(f"{SVG}rect") for g in root.iter(f"{SVG}g") if g.get("data-id")}
+        first_op = next(n["id"] for n in doc["nodes"] if n["kind"] == "op")
+        leaf = next(n["id"] for n in doc["nodes"] if n["kind"] == "tensor")
+        assert float(rects[leaf].get(axis)) < float(rects[first_op].get(axis))
+
+
+def test_errors_and_unused_parameters_are_marked():
+    with ag.trace(title="fails") as tr:
+        w = ag.tensor([1.0, 2.0], requires_grad=True)
+        unused = ag.tensor(3.0, requires_grad=True)  # noqa: F841 - a parameter with no gradient
+        (w * 2).sum().backward()
+        with pytest.raises(RuntimeError):
+            w @ ag.ones(3)
+    doc = tr.to_dict()
+    svg = static_svg(doc)
+    root = ET.fromstring(svg)
+    errors = [g for g in root.iter(f"{SVG}g") if "ag-error" in (g.get("class") or "")]
+    assert len(errors) == 1
+    assert any("shapes cannot be multiplied" in (t or "") for t in texts(svg))
+    dimmed = [g for g in root.iter(f"{SVG}g") if g.get("opacity") == "0.5"]
+    assert [t.text for t in dimmed[0].iter(f"{SVG}text")] == ["[]", "grad None"]
+
+
+def test_a_large_graph_collapses_modules_and_stays_small():
+    model = ag.nn.Sequential(*[ag.nn.Linear(4, 4) for _ in range(80)])
+    with ag.trace() as tr:
+        model(ag.randn(2, 4)).sum()
+    doc = tr.to_dict()
+    assert len(doc["nodes"]) > 400
+    svg = static_svg(doc)
+    drawn = nodes(svg)
+    assert len(drawn) < 200 and any(lines[0] == "Sequential.0" for lines in drawn.values())
+    assert any("each nn.Module is drawn as one box" in t for t in texts(svg))
+    cut = static_svg(doc, max_nodes=10)
+    assert len(nodes(cut)) == 10 and any("only the first 10" in t for t in texts(cut))
+
+
+def test_minimal_and_empty_documents_still_draw():
+    ET.fromstring(static_svg({}))
+    ET.fromstring(static_svg({"nodes": [{"id": "n1", "label": "hello"}]}))
+
+
+def test_number_and_grad_formatting():
+    assert [number(v) for v in (2.0, -3, 1.38629436, 1e-8, "NaN", True)] == \
+        ["2", "-3", "1.386", "1e-08", "NaN", "True"]
+    assert grad_text({"grad": {"shape": [2], "values": [1.0, 0.5]}}) == "grad [1,0.5]"
+    assert grad_text({"grad": {"shape": [5], "values": [0.0] * 5}}) is None
+    assert grad_text({"grad": {"shape": [40, 50], "min": 0}}) is None
+
+
+def test_drawing_scales_linearly_enough():
+    """A 6,000-node chain drawn whole (no cut): the barycenter sweeps are linear per sweep
+    (a quadratic version took minutes here)."""
+    import time
+
+    doc = {"title": "chain", "nodes": [], "edges": [], "events": []}
+    for k in range(3000):
+        doc["nodes"] += [{"id": f"t{k}", "kind": "tensor", "shape": [], "is_leaf": k == 0},
+                         {"id": f"op{k}", "kind": "op", "op": "TanhBackward0", "symbol": "tanh"}]
+        doc["edges"].append({"src": f"t{k}", "dst": f"op{k}", "arg": 0})
+        if k + 1 < 3000:
+            doc["edges"].append({"src": f"op{k}", "dst": f"t{k + 1}", "arg": 0})
+        doc["events"] += [{"type": "create", "node": f"t{k}"}, {"type": "create", "node": f"op{k}"}]
+    start = time.perf_counter()
+    svg = static_svg(doc, max_nodes=10**6)
+    assert time.perf_counter() - start < 5.0
+    assert len(nodes(svg)) == 6000
