@@ -85,7 +85,8 @@ def jupyterlab(root_dir: Path, log_path: Path):
 
 
 def open_notebook(page, base: str, token: str, name: str, timeout_ms: int = 120_000) -> None:
-    page.goto(f"{base}/lab/tree/{name}?token={token}", timeout=timeout_ms)
+    # reset: a fresh workspace, so tabs another test opened do not come back
+    page.goto(f"{base}/lab/tree/{name}?reset&token={token}", timeout=timeout_ms)
     page.wait_for_selector(".jp-Notebook", timeout=timeout_ms)
     # wait until the kernel is connected and idle
     page.wait_for_function(
