@@ -1,0 +1,42 @@
+"""The tutorials: committed without outputs, listed in the README, and run top to bottom
+without an error and within Binder's 1 GB of memory."""
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import nbformat
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
+RUNNER = Path(__file__).resolve().parent / "notebook_runner.py"
+
+
+def test_there_are_six_tutorials():
+    assert len(NOTEBOOKS) == 6, [p.name for p in NOTEBOOKS]
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
+def test_committed_without_outputs(path):
+    notebook = nbformat.read(str(path), as_version=4)
+    for cell in notebook.cells:
+        if cell.cell_type == "code":
+            assert cell.outputs == [] and cell.execution_count is None, f"{path.name} has outputs: clear them"
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
+def test_listed_in_the_readme(path):
+    assert f"notebooks/{path.name}" in (ROOT / "README.md").read_text(), f"add {path.name} to the README"
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
+def test_runs_without_errors_in_under_1_gb(path):
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "MPLBACKEND": "Agg"}
+    out = subprocess.run([sys.executable, str(RUNNER), str(path)], capture_output=True, text=True,
+                         env=env, timeout=900)
+    assert out.returncode == 0, out.stderr[-3000:]
+    report = json.loads(out.stdout.strip().splitlines()[-1])
+    assert report["errors"] == [], report["errors"]
+    assert report["kernel_max_rss_mb"] < 1024, f"{path.name} peaked at {report['kernel_max_rss_mb']:.0f} MB"
