@@ -108,3 +108,16 @@ def test_docstring_examples(name):
 
     result = doctest.testmod(importlib.import_module(name))
     assert result.attempted > 0 and result.failed == 0
+
+
+def test_show_takes_a_recorded_pytorch_backward():
+    torch = pytest.importorskip("torch")
+    import ag_jupyter as ag
+
+    w = torch.ones(3, requires_grad=True)
+    loss = (w * 2).sum()
+    with ag.trace_torch(params={"w": w}) as recorded:
+        loss.backward()
+    widget = ag.show(recorded)
+    steps = [e for e in widget.trace["events"] if e["type"] == "backward_step"]
+    assert widget.trace["source"] == "torch" and len(steps) == 2

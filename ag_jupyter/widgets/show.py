@@ -13,7 +13,7 @@ import sys
 from collections.abc import Mapping
 
 from ..tensor import TENSOR_TYPES
-from ..tracing import from_torch, trace, trace_graph
+from ..tracing import from_torch, trace, trace_graph, trace_torch
 from .graph_widget import GraphWidget
 from .labels import label_root, label_trace, torch_params
 from .live import LiveBackward
@@ -86,7 +86,7 @@ def _name_of(obj, names: Mapping | None) -> str | None:
 
 
 def _document_of(obj, names: Mapping | None, title: str | None) -> dict:
-    if isinstance(obj, trace):
+    if isinstance(obj, (trace, trace_torch)):
         document = obj.to_dict()
     elif isinstance(obj, Mapping):
         if not isinstance(obj.get("nodes"), list) or not isinstance(obj.get("events"), list):
@@ -98,8 +98,8 @@ def _document_of(obj, names: Mapping | None, title: str | None) -> dict:
             label_root(document, obj, names)
         return document
     else:
-        raise TypeError(f"show() takes an ag.trace, a trace document, or an ag_jupyter or PyTorch "
-                        f"tensor, got {type(obj).__name__}")
+        raise TypeError(f"show() takes an ag.trace or ag.trace_torch, a trace document, or an "
+                        f"ag_jupyter or PyTorch tensor, got {type(obj).__name__}")
     if title is not None:
         document["title"] = title
     return document
