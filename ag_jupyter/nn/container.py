@@ -13,7 +13,26 @@ def _index(length: int, idx: int) -> int:
     return idx % length
 
 
-class Sequential(Module):
+class _Numbered(Module):
+    """Children named 0..n-1, kept so after a deletion (as PyTorch does)."""
+
+    def __len__(self) -> int:
+        return len(self._modules)
+
+    def __iter__(self):
+        return iter(self._modules.values())
+
+    def append(self, module: Module):
+        self.add_module(str(len(self)), module)
+        return self
+
+    def _renumber(self, kept: list) -> None:
+        self._modules.clear()
+        for i, module in enumerate(kept):
+            self._modules[str(i)] = module
+
+
+class Sequential(_Numbered):
     """Modules run one after another; each one's output is the next one's input.
     Children are named ``0``, ``1``, ... unless given in an ``OrderedDict``.
 
@@ -50,21 +69,7 @@ class Sequential(Module):
         keys = list(self._modules)
         for key in (keys[idx] if isinstance(idx, slice) else [keys[_index(len(self), idx)]]):
             del self._modules[key]
-        # Renumber, so the names stay 0..n-1 (as PyTorch does).
-        kept = list(self._modules.values())
-        self._modules.clear()
-        for i, module in enumerate(kept):
-            self._modules[str(i)] = module
-
-    def __len__(self) -> int:
-        return len(self._modules)
-
-    def __iter__(self):
-        return iter(self._modules.values())
-
-    def append(self, module: Module) -> "Sequential":
-        self.add_module(str(len(self)), module)
-        return self
+        self._renumber(list(self._modules.values()))
 
     def forward(self, input):
         for module in self._modules.values():
@@ -72,7 +77,7 @@ class Sequential(Module):
         return input
 
 
-class ModuleList(Module):
+class ModuleList(_Numbered):
     """A list of modules whose parameters the owner registers (a plain list would hide them)."""
 
     def __init__(self, modules=None) -> None:
@@ -91,19 +96,7 @@ class ModuleList(Module):
     def __delitem__(self, idx) -> None:
         kept = list(self._modules.values())
         del kept[idx if isinstance(idx, slice) else _index(len(kept), idx)]
-        self._modules.clear()
-        for i, module in enumerate(kept):
-            self._modules[str(i)] = module
-
-    def __len__(self) -> int:
-        return len(self._modules)
-
-    def __iter__(self):
-        return iter(self._modules.values())
-
-    def append(self, module: Module) -> "ModuleList":
-        self.add_module(str(len(self)), module)
-        return self
+        self._renumber(kept)
 
     def extend(self, modules) -> "ModuleList":
         for module in modules:
@@ -113,6 +106,6 @@ class ModuleList(Module):
     def insert(self, index: int, module: Module) -> None:
         kept = list(self._modules.values())
         kept.insert(index, module)
-        self._modules.clear()
-        for i, m in enumerate(kept):
-            self.add_module(str(i), m)
+        self._renumber([])
+        for m in kept:
+            self.append(m)

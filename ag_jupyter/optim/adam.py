@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import numpy
 
-from ..autograd.grad_mode import no_grad
 from ..backend import array_module
 from .optimizer import Optimizer, new_state_tensor, updated
 
@@ -36,14 +35,6 @@ class Adam(Optimizer):
             raise ValueError(f"Invalid weight_decay value: {weight_decay}")
         super().__init__(params, dict(lr=lr, betas=tuple(betas), eps=eps, weight_decay=weight_decay,
                                       amsgrad=amsgrad, maximize=maximize))
-
-    def step(self, closure=None):
-        """Update every parameter that has a gradient; returns ``closure()``'s loss if given."""
-        loss = self._evaluate(closure)
-        with no_grad():
-            for group in self.param_groups:
-                self._update_group(group)
-        return loss
 
     def _init_state(self, param) -> dict:
         xp = array_module(param._data)

@@ -12,7 +12,7 @@ import itertools
 import warnings
 
 from ..autograd import versions
-from ..autograd.grad_mode import enable_grad
+from ..autograd.grad_mode import enable_grad, no_grad
 from ..backend import array_module, move
 from ..nn.module import zero_in_place
 from ..tensor import TENSOR_TYPES, Tensor, _wrap
@@ -76,15 +76,19 @@ class Optimizer:
                 else:
                     zero_in_place(param.grad)
 
-    def step(self, closure=None):  # pragma: no cover - every optimizer defines it
-        raise NotImplementedError
+    def step(self, closure=None):
+        """Update every parameter that has a gradient; returns ``closure()``'s loss if given."""
+        loss = None
+        if closure is not None:
+            with enable_grad():
+                loss = closure()
+        with no_grad():
+            for group in self.param_groups:
+                self._update_group(group)
+        return loss
 
-    @staticmethod
-    def _evaluate(closure):
-        if closure is None:
-            return None
-        with enable_grad():
-            return closure()
+    def _update_group(self, group: dict) -> None:  # pragma: no cover - every optimizer defines it
+        raise NotImplementedError
 
     # ----- saving ---------------------------------------------------------------------
     def state_dict(self) -> dict:

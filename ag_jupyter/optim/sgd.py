@@ -1,7 +1,6 @@
 """Stochastic gradient descent, with PyTorch's momentum, dampening, Nesterov and weight decay."""
 from __future__ import annotations
 
-from ..autograd.grad_mode import no_grad
 from .optimizer import Optimizer, new_state_tensor, updated
 
 
@@ -30,14 +29,6 @@ class SGD(Optimizer):
             raise ValueError("Nesterov momentum requires a momentum and zero dampening")
         super().__init__(params, dict(lr=lr, momentum=momentum, dampening=dampening,
                                       weight_decay=weight_decay, nesterov=nesterov, maximize=maximize))
-
-    def step(self, closure=None):
-        """Update every parameter that has a gradient; returns ``closure()``'s loss if given."""
-        loss = self._evaluate(closure)
-        with no_grad():
-            for group in self.param_groups:
-                self._update_group(group)
-        return loss
 
     def _update_group(self, group: dict) -> None:
         lr, momentum, dampening = group["lr"], group["momentum"], group["dampening"]
