@@ -91,6 +91,8 @@ def inplace(tensor, op, *args):
     if recording:
         snapshot = _wrap(tensor._data.copy(), tensor._requires_grad, tensor.grad_fn)
         result = op.apply(snapshot, *args)
+    elif _ufunc_in_place(tensor, op, args):
+        return tensor
     else:
         previous = state.grad_enabled
         state.grad_enabled = False
@@ -103,6 +105,27 @@ def inplace(tensor, op, *args):
         tensor.grad_fn = result.grad_fn
         tensor._requires_grad = True
     return tensor
+
+
+def _ufunc_in_place(tensor, op, args) -> bool:
+    """The optimizer's path (``p -= lr * p.grad`` under no_grad): let the ufunc write into
+    the tensor's memory, with no temporary copy. NumPy checks shapes and casting before it
+    writes, so a refused update changes nothing; anything unusual takes the general path."""
+    ufunc = getattr(op, "ufunc", None)
+    target = tensor._data
+    if ufunc is None or len(args) != 1 or not getattr(target, "flags", None) or \
+            not getattr(target.flags, "writeable", True) or target.dtype.kind != "f":
+        return False
+    other = args[0]
+    value = other._data if other.__class__ in TENSOR_TYPES else other
+    if not isinstance(value, (int, float)) and getattr(value, "dtype", None) != target.dtype:
+        return False
+    try:
+        ufunc(target, value, out=target, casting="same_kind")
+    except (ValueError, TypeError):
+        return False  # the general path raises PyTorch's message for the same input
+    versions.bump(target)
+    return True
 
 
 def _write(tensor, values) -> None:
