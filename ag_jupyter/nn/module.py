@@ -245,13 +245,7 @@ class Module:
 
     def zero_grad(self, set_to_none: bool = True) -> None:
         """Forget every parameter's gradient (``None``, or zeros with ``set_to_none=False``)."""
-        for param in self.parameters():
-            if param.grad is None:
-                continue
-            if set_to_none:
-                param.grad = None
-            else:
-                zero_in_place(param.grad)
+        forget_grads(self.parameters(), set_to_none)
 
     # ----- state ----------------------------------------------------------------------
     def state_dict(self, destination=None, prefix: str = "", keep_vars: bool = False) -> OrderedDict:
@@ -341,6 +335,17 @@ class Module:
         if len(extra_lines) == 1 and not child_lines:
             return f"{self._get_name()}({extra_lines[0]})"
         return self._get_name() + "(\n  " + "\n  ".join(lines) + "\n)"
+
+
+def forget_grads(params, set_to_none: bool) -> None:
+    """``zero_grad`` for modules and optimizers alike."""
+    for param in params:
+        if param.grad is None:
+            continue
+        if set_to_none:
+            param.grad = None
+        else:
+            zero_in_place(param.grad)
 
 
 def zero_in_place(grad) -> None:

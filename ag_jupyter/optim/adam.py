@@ -46,17 +46,10 @@ class Adam(Optimizer):
 
     def _update_group(self, group: dict) -> None:
         lr, (beta1, beta2), eps = group["lr"], group["betas"], group["eps"]
-        weight_decay, amsgrad, maximize = group["weight_decay"], group["amsgrad"], group["maximize"]
-        for param in group["params"]:
-            if param.grad is None:
-                continue
-            grad = param.grad._data
-            if maximize:
-                grad = -grad
+        amsgrad = group["amsgrad"]
+        for param, grad in self._gradients(group):
             state = self.state.get(param) or self._init_state(param)
             state["step"]._data += 1
-            if weight_decay != 0:
-                grad = grad + weight_decay * param._data
             exp_avg, exp_avg_sq = state["exp_avg"]._data, state["exp_avg_sq"]._data
             weight = 1 - beta1  # exp_avg.lerp_(grad, weight), with PyTorch's two formulas
             if weight < 0.5:

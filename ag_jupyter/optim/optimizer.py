@@ -14,7 +14,7 @@ import warnings
 from ..autograd import versions
 from ..autograd.grad_mode import enable_grad, no_grad
 from ..backend import array_module, move
-from ..nn.module import zero_in_place
+from ..nn.module import forget_grads
 from ..tensor import TENSOR_TYPES, Tensor, _wrap
 
 
@@ -68,13 +68,7 @@ class Optimizer:
     def zero_grad(self, set_to_none: bool = True) -> None:
         """Forget every parameter's gradient (``None``, or zeros with ``set_to_none=False``)."""
         for group in self.param_groups:
-            for param in group["params"]:
-                if param.grad is None:
-                    continue
-                if set_to_none:
-                    param.grad = None
-                else:
-                    zero_in_place(param.grad)
+            forget_grads(group["params"], set_to_none)
 
     def step(self, closure=None):
         """Update every parameter that has a gradient; returns ``closure()``'s loss if given."""
@@ -89,6 +83,20 @@ class Optimizer:
 
     def _update_group(self, group: dict) -> None:  # pragma: no cover - every optimizer defines it
         raise NotImplementedError
+
+    @staticmethod
+    def _gradients(group: dict):
+        """(param, gradient) for each parameter with a grad, after ``maximize`` and weight
+        decay, as both of PyTorch's optimizers start their update."""
+        for param in group["params"]:
+            if param.grad is None:
+                continue
+            grad = param.grad._data
+            if group["maximize"]:
+                grad = -grad
+            if group["weight_decay"] != 0:
+                grad = grad + group["weight_decay"] * param._data
+            yield param, grad
 
     # ----- saving ---------------------------------------------------------------------
     def state_dict(self) -> dict:

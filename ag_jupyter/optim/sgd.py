@@ -31,16 +31,8 @@ class SGD(Optimizer):
                                       weight_decay=weight_decay, nesterov=nesterov, maximize=maximize))
 
     def _update_group(self, group: dict) -> None:
-        lr, momentum, dampening = group["lr"], group["momentum"], group["dampening"]
-        weight_decay, nesterov, maximize = group["weight_decay"], group["nesterov"], group["maximize"]
-        for param in group["params"]:
-            if param.grad is None:
-                continue
-            grad = param.grad._data
-            if maximize:
-                grad = -grad
-            if weight_decay != 0:
-                grad = grad + weight_decay * param._data
+        lr, momentum, dampening, nesterov = group["lr"], group["momentum"], group["dampening"], group["nesterov"]
+        for param, grad in self._gradients(group):
             if momentum != 0:
                 state = self.state.setdefault(param, {})
                 buffer = state.get("momentum_buffer")

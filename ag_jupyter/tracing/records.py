@@ -30,14 +30,7 @@ class Records:
                   "requires_grad": requires_grad, "is_leaf": is_leaf, "origin": origin}
         if value is not None:
             record["value"] = value
-        if line is not None:
-            record["line"] = line
-        if scope:
-            record["scope"] = scope
-        self.nodes.append(record)
-        self.by_id[node_id] = record
-        self.events.append({"type": "create", "node": node_id})
-        return record
+        return self._created(record, line, scope)
 
     def op(self, name: str, symbol: str, formula: str | None, origin: str, line=None, scope=None) -> dict:
         """A new op node and its create event."""
@@ -45,13 +38,17 @@ class Records:
         self._ops += 1
         record = {"id": node_id, "kind": "op", "op": name, "symbol": symbol, "formula": formula,
                   "origin": origin, "saved": []}
+        return self._created(record, line, scope)
+
+    def _created(self, record: dict, line, scope) -> dict:
+        """Add a node record with its optional line and scope, and its create event."""
         if line is not None:
             record["line"] = line
         if scope:
             record["scope"] = scope
         self.nodes.append(record)
-        self.by_id[node_id] = record
-        self.events.append({"type": "create", "node": node_id})
+        self.by_id[record["id"]] = record
+        self.events.append({"type": "create", "node": record["id"]})
         return record
 
     def edge(self, src: str, dst: str, arg: int) -> None:
