@@ -51,6 +51,22 @@ def as_array(data, float_dtype, dtype):
     return array
 
 
+def legacy_array(args: tuple):
+    """The array of ``Tensor(*args)``, PyTorch's legacy constructor: sizes give zeros of
+    that shape, data gives the default float dtype whatever numbers it holds."""
+    float_dtype = dtypes.default_float().numpy
+    if args and all(isinstance(n, int) and not isinstance(n, bool) for n in args):
+        return numpy.zeros(args, dtype=float_dtype)
+    if len(args) > 1:
+        raise TypeError(f"Tensor() takes sizes (ints) or one sequence of data, got {len(args)} "
+                        f"arguments of types {[type(a).__name__ for a in args]}")
+    data = args[0] if args else ()
+    if isinstance(data, (float, bool)) or data.__class__ is complex:
+        raise TypeError(f"Tensor(): data must be a sequence (got {type(data).__name__}); "
+                        f"for a 0-d tensor use ag.tensor({data!r})")
+    return as_array(data, float_dtype, float_dtype)
+
+
 def _flat(data):
     for x in data:
         if isinstance(x, (list, tuple)):

@@ -4,6 +4,9 @@
 """
 from __future__ import annotations
 
+import keyword
+import math
+
 from IPython.core.error import UsageError
 from IPython.core.magic import Magics, cell_magic, line_magic, magics_class
 from IPython.core.magic_arguments import argument, magic_arguments, parse_argstring
@@ -20,8 +23,9 @@ def _view_options(args) -> dict:
             raise UsageError(f"--direction must be LR or TB, not {args.direction!r}")
         view["direction"] = args.direction.upper()
     if args.speed is not None:
-        if not args.speed > 0:
-            raise UsageError(f"--speed is events per second and must be > 0, not {args.speed}")
+        if not (args.speed > 0 and math.isfinite(args.speed)):
+            raise UsageError(f"--speed is events per second and must be a finite number > 0, "
+                             f"not {args.speed} (try --speed 4)")
         view["speed"] = args.speed
     if args.max_nodes is not None:
         if args.max_nodes < 0:
@@ -67,7 +71,7 @@ class AutogradMagics(Magics):
         """
         __tracebackhide__ = True  # noqa: F841 - IPython folds this frame out of tracebacks
         args = parse_argstring(self.autograd, line)
-        if args.output is not None and not args.output.isidentifier():
+        if args.output is not None and (not args.output.isidentifier() or keyword.iskeyword(args.output)):
             raise UsageError(f"-o takes a variable name, not {args.output!r}")
         options = CellOptions(backward=args.backward, live=args.live, output=args.output,
                               view=_view_options(args))

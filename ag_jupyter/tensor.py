@@ -30,18 +30,20 @@ from .tensor_math import TensorMath  # noqa: E402
 class Tensor(TensorMath, TensorInPlace):
     """A multi-dimensional array that can record how it was computed.
 
-    Make one with ``ag.tensor(...)`` or a creation function; ``Tensor(data)`` works
-    too and gives a float tensor, as ``torch.Tensor`` does.
+    Make one with ``ag.tensor(...)`` or a creation function. The legacy constructor
+    works as ``torch.Tensor``'s does: ``Tensor(data)`` always gives the default float
+    dtype (``Tensor([[2, 2]])`` is float32, where ``ag.tensor`` infers int64), and
+    ``Tensor(2, 3)`` is a 2x3 tensor (of zeros; PyTorch leaves it uninitialised).
     """
 
     __slots__ = ("_data", "_requires_grad", "grad", "grad_fn", "__weakref__")
     __array_ufunc__ = None  # NumPy defers to our operators: ndarray * tensor is a tensor
     __hash__ = object.__hash__
 
-    def __init__(self, data=()):
-        from .creation import as_array
+    def __init__(self, *args):
+        from .creation import legacy_array
 
-        self._data = as_array(data, dtypes.default_float().numpy, None)
+        self._data = legacy_array(args)
         self._requires_grad = False
         self.grad = None
         self.grad_fn = None

@@ -106,19 +106,25 @@ def test_view_options(ip):
 
 @pytest.mark.parametrize("line, message", [
     ("--direction XY", "LR or TB"),
-    ("--speed 0", "must be > 0"),
+    ("--speed 0", "must be a finite number > 0"),
+    ("--speed inf", "must be a finite number > 0, not inf (try --speed 4)"),
+    ("--speed nan", "must be a finite number > 0"),
     ("--speed fast", "invalid float"),
     ("--max-nodes -1", ">= 0"),
     ("--colour red", "unrecognized arguments"),
     ("--backward nothing_here", "NameError"),
     ("--backward a_number", "not an ag_jupyter tensor"),
     ("-o 2x", "variable name"),
+    ("-o class", "-o takes a variable name, not 'class'"),
 ])
 def test_bad_options_raise_usage_error(ip, line, message):
     ip.user_ns["a_number"] = 3
+    ip.user_ns.pop("q", None)
     with capture_output() as captured:
         run(ip, f"%%autograd {line}\nq = ag.tensor(1.0, requires_grad=True) * 2\n", UsageError)
     assert message in captured.stdout + captured.stderr
+    if not line.startswith("--backward"):  # refused before the cell ran
+        assert "q" not in ip.user_ns
 
 
 def test_help_documents_the_options(ip):
@@ -167,10 +173,44 @@ def test_live_cell_steps_the_real_backward(ip):
     assert a.grad.item() == -3.0 and labels(widget)["a"]["grad"]["values"] == [-3.0]
 
 
-def test_live_refuses_a_cell_that_ran_backward_itself(ip):
+def test_live_takes_over_the_cells_own_backward_call(ip):
+    # a learner pastes a plain cell under %%autograd --live: its last line is stepped, not run
+    widget = run(ip, "%%autograd --live\n" + E_CELL + "e.backward()\n").result
+    a = ip.user_ns["a"]
+    assert widget.live and a.grad is None and not events(widget.trace, "backward_begin")
+    while widget.advance():
+        pass
+    assert a.grad.item() == -3.0 and events(widget.trace, "backward_end")[0]["completed"]
+    # an expression works too: the sum is part of the learner's graph
+    widget = run(ip, "%%autograd --live\nq = ag.tensor([1.0, 2.0], requires_grad=True)\n(q * 3).sum().backward()\n").result
+    assert ip.user_ns["q"].grad is None
+    widget.advance_all()
+    assert ip.user_ns["q"].grad.tolist() == [3.0, 3.0]
+
+
+@pytest.mark.parametrize("cell, message", [
+    (E_CELL + "e.backward()\nf = e * 2\n", "on line 6"),
+    (E_CELL + "e.backward(retain_graph=True)\n", "only without arguments"),
+    ("def helper(t):\n    t.backward()\n" + E_CELL, "on line 2"),
+])
+def test_live_refuses_other_backward_calls_before_running_anything(ip, cell, message):
+    ip.user_ns.pop("a", None)
     with capture_output() as captured:
-        run(ip, "%%autograd --live --backward e\n" + E_CELL + "e.backward()\n", UsageError)
-    assert "remove the cell's own .backward()" in captured.stdout + captured.stderr
+        run(ip, "%%autograd --live\n" + cell, UsageError)
+    assert message in captured.stdout + captured.stderr and "a" not in ip.user_ns  # nothing ran
+
+
+def test_live_refuses_a_backward_named_twice(ip):
+    with capture_output() as captured:
+        run(ip, "%%autograd --live --backward a\n" + E_CELL + "e.backward()\n", UsageError)
+    assert "keep one of them" in captured.stdout + captured.stderr
+
+
+def test_live_refuses_a_tensor_that_is_not_a_scalar(ip):
+    with capture_output() as captured:
+        run(ip, "%%autograd --live\nv = ag.tensor([1.0, 2.0], requires_grad=True)\nw = v * 2\n", UsageError)
+    text = captured.stdout + captured.stderr
+    assert "w has shape [2]" in text and "w.sum()" in text
 
 
 def test_a_syntax_error_is_reported_before_anything_runs(ip):

@@ -143,3 +143,27 @@ def test_functions_exist_both_as_ag_name_and_method():
         assert np.allclose(function_result.detach().numpy(), method_result.detach().numpy()), name
     assert x.expand(3, 2, 2).shape == (3, 2, 2) and x.view(4).shape == (4,) and x.T.shape == (2, 2)
     assert ag.max(x, 1).indices.tolist() == [1, 0] and ag.max(x, x.T).shape == (2, 2)
+
+
+def test_the_legacy_constructor_gives_the_default_float_as_torch_Tensor_does():
+    # the seeds' own spelling: Variable(torch.Tensor([[2, 2], [2, 2]]), requires_grad=True)
+    v = ag.autograd.Variable(ag.Tensor([[2, 2], [2, 2]]), requires_grad=True)
+    assert v.dtype == ag.float32 and v.requires_grad
+    (v * v).sum().backward()
+    assert v.grad.tolist() == [[4.0, 4.0], [4.0, 4.0]]
+    assert ag.Tensor(np.array([1, 2])).dtype == ag.float32
+    assert ag.Tensor([True, False]).tolist() == [1.0, 0.0]
+    assert ag.Tensor(2, 3).shape == (2, 3) and ag.Tensor(3).shape == (3,) and ag.Tensor().shape == (0,)
+    assert ag.tensor([[2, 2]]).dtype == ag.int64  # ag.tensor still infers, as torch.tensor does
+    with pytest.raises(TypeError, match="data must be a sequence"):
+        ag.Tensor(2.5)
+
+
+def test_the_legacy_constructor_matches_torch():
+    torch = pytest.importorskip("torch")
+    for args in [([[2, 2], [2, 2]],), ((2, 3),), (2, 3), ([1.5, 2],), ()]:
+        ours, theirs = ag.Tensor(*args), torch.Tensor(*args)
+        assert ours.dtype.name == str(theirs.dtype).split(".")[1], args
+        assert tuple(ours.shape) == tuple(theirs.shape), args
+        if theirs.numel() and args != (2, 3):  # sizes leave torch's memory uninitialised
+            assert ours.tolist() == theirs.tolist(), args

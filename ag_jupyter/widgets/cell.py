@@ -86,12 +86,39 @@ class AutogradCell:
         code = shell.transform_cell(self.cell)
         filename = shell.compile.cache(code, shell.execution_count, raw_code=self.cell)
         tree = shell.compile.ast_parse(code, filename=filename)
+        if self.options.live:
+            self._take_over_backward(tree)
         last = tree.body.pop() if tree.body and isinstance(tree.body[-1], ast.Expr) else None
         self._body = shell.compile(tree, filename, "exec")
         self._last = None
         if last is not None:
             self._last = shell.compile(ast.Expression(last.value), filename, "eval")
         self._quiet = code.rstrip().endswith(";")
+
+    def _take_over_backward(self, tree: ast.Module) -> None:
+        """``--live`` runs the backward pass itself, a node per step. A learner's cell that
+        ends with ``NAME.backward()`` (pasted from a plain cell) keeps working: that last
+        call is taken out and ``NAME`` becomes the tensor stepped. Any other backward call
+        is refused before the cell runs, so nothing is half done."""
+        last = tree.body[-1] if tree.body else None
+        if _is_backward_call(last):
+            call = last.value
+            if call.args or call.keywords:
+                raise UsageError(f"--live steps the backward pass itself and takes over a plain "
+                                 f"`{ast.unparse(call)}` only without arguments (line {last.lineno}); "
+                                 f"write `{ast.unparse(call.func.value)}.backward()` or drop --live")
+            root = ast.unparse(call.func.value)
+            if self.options.backward not in (None, root):
+                raise UsageError(f"--backward {self.options.backward} names another tensor than the "
+                                 f"cell's own `{root}.backward()` (line {last.lineno}): keep one of them")
+            self.options.backward = root
+            tree.body.pop()
+        others = sorted({n.lineno for n in ast.walk(tree) if isinstance(n, ast.Call) and _calls_backward(n)})
+        if others:
+            lines = ", ".join(map(str, others))
+            raise UsageError(f"--live runs the backward pass step by step itself, but the cell calls "
+                             f".backward() on line {lines}: keep only one `NAME.backward()` as the "
+                             f"cell's last line (it is then stepped live), or drop --live")
 
     def execute(self) -> None:
         """Run the cell in the user namespace, then ``NAME.backward()`` or the live stepper."""
@@ -105,6 +132,11 @@ class AutogradCell:
                     display(value)
         if self.options.live:
             root = self._root()
+            if root.numel() != 1:
+                name = self.options.backward or _name_of(root, self.shell.user_ns)
+                raise UsageError(f"--live steps the backward pass of a scalar, but {name} has shape "
+                                 f"{list(root.shape)}: reduce it first ({name}.sum() or {name}.mean()) "
+                                 f"or name a scalar with --backward NAME")
             if self.trace.node_id(root) in _backward_roots(self.trace.to_dict()):
                 raise UsageError("--live runs the backward pass step by step itself: remove the "
                                  "cell's own .backward() call")
@@ -154,6 +186,19 @@ class AutogradCell:
         if exc is not None:  # the partial graph first; IPython prints the traceback under it
             display(self.widget)
         return False  # an exception goes on to IPython: the normal traceback, the cell fails
+
+
+def _name_of(value, names: dict) -> str:
+    return next((var for var, v in names.items() if v is value and not var.startswith("_")), "the tensor")
+
+
+def _calls_backward(call: ast.Call) -> bool:
+    return isinstance(call.func, ast.Attribute) and call.func.attr == "backward"
+
+
+def _is_backward_call(statement) -> bool:
+    return isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Call) \
+        and _calls_backward(statement.value)
 
 
 def _backward_roots(document: dict) -> set:

@@ -7,7 +7,7 @@ and a click in the view changes ``w.step`` (``w.observe`` sees both).
 Live mode (``ag.show(loss, live=True)``, ``%%autograd --live``): the document
 holds the forward pass, and the backward pass is run for real one graph node at
 a time when the learner steps past the last recorded event. The view sends
-``{"type": "advance"}``; ``advance()`` runs one node of the real backward
+``{"type": "advance"}`` (``"all": true`` for ``▶|``); ``advance()`` runs one node of the real backward
 (``ag.autograd.backward_stepper``), replaces ``trace`` with the grown document and
 moves ``step`` to its end, so ``x.grad`` in the kernel is what the screen shows.
 
@@ -188,10 +188,23 @@ class GraphWidget(anywidget.AnyWidget):
                 self.step = self.total
         return True
 
+    def advance_all(self) -> "GraphWidget":
+        """Live mode: run the rest of the real backward pass and show its end (``▶|``)."""
+        if self._live is None or self._live.done:
+            return self
+        try:
+            while not self._live.done:
+                self._live.advance()
+        finally:
+            with self.hold_sync():
+                self.trace = self._live.document()
+                self.step = self.total
+        return self
+
     def _on_message(self, widget, content, buffers) -> None:
         if isinstance(content, dict) and content.get("type") == "advance":
             try:
-                self.advance()
+                self.advance_all() if content.get("all") else self.advance()
             except Exception:  # noqa: BLE001 - a comm handler has no caller to raise to
                 traceback.print_exc()  # ipykernel shows it in the output of the cell being run
 
