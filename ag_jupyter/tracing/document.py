@@ -6,6 +6,8 @@ and in DESIGN_TRACE_NOTES.md. Two things happen only here:
 - **Unused constants are left out.** A tensor made by a creation function that
   does not require grad and that nothing ever used (the ``ones`` handed to
   ``backward``, a number printed in passing) is dropped with its create event.
+- **Names.** Tensors no variable named get an ``expr`` (``expressions.py``), so
+  the screen never shows an internal id.
 - **Passes.** Events are grouped into passes: a new pass begins at the first
   ``create`` or ``error`` event after a ``backward_end``. Each pass lists the
   parameters (leaves that require grad) its forward used, those it did not, those
@@ -13,10 +15,11 @@ and in DESIGN_TRACE_NOTES.md. Two things happen only here:
 """
 from __future__ import annotations
 
+from .expressions import name_unlabelled
 from .source_lines import as_json
 from .summary import to_json
 
-VERSION = "1.0"
+VERSION = "1.1"  # 1.1: expr on tensors, local and total on grad_inputs
 
 
 def _referenced(records) -> set:
@@ -52,12 +55,18 @@ def _finished(record: dict, lines: dict) -> dict:
         if item.get(key) is not None:
             item[key] = to_json(item[key])
     if "grad_inputs" in item:
-        item["grad_inputs"] = [dict(g, grad=None if g["grad"] is None else to_json(g["grad"]))
-                               for g in item["grad_inputs"]]
+        item["grad_inputs"] = [_finished_grad(g) for g in item["grad_inputs"]]
     if item.get("saved"):
         item["saved"] = [dict(s, value=to_json(s["value"])) if "value" in s else dict(s)
                          for s in item["saved"]]
     return item
+
+
+def _finished_grad(entry: dict) -> dict:
+    done = dict(entry, grad=None if entry["grad"] is None else to_json(entry["grad"]))
+    if "total" in entry:
+        done["total"] = to_json(entry["total"])
+    return done
 
 
 def build(records) -> dict:
@@ -71,6 +80,8 @@ def build(records) -> dict:
     edges = [{"src": src, "dst": dst, "arg": arg} for src, dst, arg in records.edges]
     events = [_finished(e, lines) for e in records.events
               if not (e["type"] == "create" and e["node"] in dropped)]
+    roots = {root for e in events if e["type"] == "backward_begin" for root in e.get("roots", ())}
+    name_unlabelled(nodes, edges, roots)
     document = {
         "version": VERSION,
         "title": records.title or ("PyTorch graph" if records.source == "torch" else "ag.trace"),

@@ -17,6 +17,7 @@ import numpy
 
 from ..autograd import hooks
 from ..tensor import TENSOR_TYPES
+from .chain import RunningTotals, local_derivative
 from .op_info import by_torch_name, describe
 from .records import Records
 from .source_lines import user_line
@@ -56,6 +57,9 @@ class Recorder(Records):
         self._scope: list = []
         self._pending: list = []  # accumulate events waiting for the step that caused them
         self._cache = SummaryCache(exact_stats)
+        self._totals = RunningTotals()
+        self._uses: dict = {}  # tensor id -> how many ops consumed it (edges counted so far)
+        self._edges_counted = 0
 
     # ----- ids --------------------------------------------------------------------
     def tensor_id(self, t) -> str:
@@ -224,6 +228,17 @@ class Recorder(Records):
         self._cache.clear()
         adopt(self, roots)
         self.events.append({"type": "backward_begin", "roots": [self.tensor_id(r) for r in roots]})
+        uses, edges = self._uses, self.edges
+        for src, dst, _ in edges[self._edges_counted:]:
+            if dst[0] == "o":  # tensor -> op
+                uses[src] = uses.get(src, 0) + 1
+        self._edges_counted = len(edges)
+        priors = {}
+        for tensor_id, ref in self.params.items():
+            t = ref()
+            if t is not None and t.grad is not None:
+                priors[tensor_id] = t.grad._data
+        self._totals.begin(uses, priors)
 
     def _backward_step(self, step) -> None:
         node = step.node
@@ -238,11 +253,23 @@ class Recorder(Records):
         grad_output = None if step.grad_output is None else cache.get(_array(step.grad_output))
         input_ids = self.inputs.get(op_id, ())
         grads, bad = [], False
+        received = None if step.grad_output is None else _array(step.grad_output)
+        finished = {e["node"]: e["grad"] for e in self._pending}  # leaves this step completed
         for arg, grad in enumerate(step.grad_inputs):
-            summary = None if grad is None else cache.get(_array(grad))
-            bad = bad or nonfinite(summary)
-            grads.append({"arg": arg, "node": input_ids[arg] if arg < len(input_ids) else None,
-                          "grad": summary})
+            target = input_ids[arg] if arg < len(input_ids) else None
+            entry = {"arg": arg, "node": target, "grad": None}
+            if grad is not None:
+                array = _array(grad)
+                entry["grad"] = summary = cache.get(array)
+                bad = bad or nonfinite(summary)
+                local = local_derivative(received, array)
+                if local is not None:
+                    entry["local"] = local
+                total = None if target is None else self._totals.add(target, array)
+                if total is not None:
+                    last = target not in input_ids[arg + 1:len(step.grad_inputs)]  # x * x: twice here
+                    entry["total"] = (last and finished.get(target)) or cache.get(total)
+            grads.append(entry)
         event = {"type": "backward_step", "node": op_id, "grad_output": grad_output,
                  "grad_inputs": grads, "formula": self.by_id[op_id]["formula"]}
         if bad and not nonfinite(grad_output):
@@ -281,6 +308,7 @@ class Recorder(Records):
                 grad_none.append(tensor_id)
         self.events.append({"type": "backward_end", "completed": bool(completed), "grad_none": grad_none})
         self._cache.clear()
+        self._totals.end()
 
     # ----- the listener protocol (autograd/state.py): record, then pass on --------
     def _fault(self, where: str, error: Exception) -> None:

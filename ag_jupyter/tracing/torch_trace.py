@@ -14,6 +14,7 @@ summaries and ids.
 from __future__ import annotations
 
 from . import document
+from .chain import RunningTotals, local_derivative
 from .records import Records
 from .summary import nonfinite, summarize
 from .torch_graph import TorchGraph, is_accumulator, to_numpy
@@ -36,6 +37,7 @@ class trace_torch:  # noqa: N801 - a context manager named like the function use
         self.params = dict(params.items() if hasattr(params, "items") else (params or ()))
         self.graph = TorchGraph(self.records, self.params)
         self._mode = None
+        self._totals = RunningTotals()
 
     def __enter__(self) -> "trace_torch":
         self._mode = _make_mode_class(self.torch)(self)
@@ -65,6 +67,14 @@ class trace_torch:  # noqa: N801 - a context manager named like the function use
         graph, events = self.graph, self.records.events
         root_ids = graph.add(roots)
         events.append({"type": "backward_begin", "roots": root_ids})
+        uses: dict = {}
+        for src, dst, _ in self.records.edges:
+            if dst[0] == "o":
+                uses[src] = uses.get(src, 0) + 1
+        # PyTorch accumulates .grad in place: the values from before must be copied
+        priors = {tensor_id: to_numpy(t.grad).copy() for t, tensor_id in graph.leaves.values()
+                  if t.requires_grad and t.grad is not None}
+        self._totals.begin(uses, priors)
         handles = [fn.register_hook(self._hook(fn)) for fn in graph.reachable(roots)]
         completed = False
         try:
@@ -102,10 +112,24 @@ class trace_torch:  # noqa: N801 - a context manager named like the function use
                 records.warn(f"the tracer failed in a PyTorch hook: {type(error).__name__}: {error}")
 
         def record(grad_inputs, grad_outputs):
-            grad_output = _summary(grad_outputs[0]) if grad_outputs else None
+            received = to_numpy(grad_outputs[0]) if grad_outputs and grad_outputs[0] is not None else None
+            grad_output = None if received is None else summarize(received)
             input_ids = graph.inputs[op_id]
-            grads = [{"arg": arg, "node": input_ids[arg] if arg < len(input_ids) else None,
-                      "grad": _summary(g)} for arg, g in enumerate(grad_inputs)]
+            grads = []
+            for arg, g in enumerate(grad_inputs):
+                target = input_ids[arg] if arg < len(input_ids) else None
+                entry = {"arg": arg, "node": target, "grad": None}
+                if g is not None:
+                    array = to_numpy(g)
+                    entry["grad"] = summarize(array)
+                    local = local_derivative(received, array)
+                    if local is not None:
+                        entry["local"] = local
+                    # copied: PyTorch may add the next contribution into this very buffer
+                    total = None if target is None else self._totals.add(target, array.copy())
+                    if total is not None:
+                        entry["total"] = summarize(total)
+                grads.append(entry)
             event = {"type": "backward_step", "node": op_id, "grad_output": grad_output,
                      "grad_inputs": grads, "formula": records.by_id[op_id]["formula"]}
             if any(nonfinite(g["grad"]) for g in grads) and not nonfinite(grad_output):

@@ -41,20 +41,26 @@ export function shapeCompact(shape) {
   return Array.isArray(shape) ? `[${shape.join(",")}]` : "?";
 }
 
-/** The text drawn on a node: "u  [3,3]" for a named tensor, the shape alone for an
- * unnamed one, the symbol for an op. An unknown shape is left out. */
+/** The text drawn on a node: "u  [3,3]" for a tensor (its name, then its shape; a
+ * scalar's empty shape is left out), the symbol for an op. Never an internal id. */
 export function nodeText(node) {
   if (!node) return "";
-  if (node.kind === "op") return node.symbol || node.op || node.id;
-  const shape = Array.isArray(node.shape) ? shapeCompact(node.shape) : "";
-  if (!node.label) return shape || node.id;
-  return shape ? `${node.label}  ${shape}` : node.label;
+  if (node.kind === "op") return node.symbol || node.op || "op";
+  const shape = Array.isArray(node.shape) && node.shape.length ? shapeCompact(node.shape) : "";
+  const name = tensorName(node);
+  return shape ? `${name}  ${shape}` : name;
 }
 
-/** A short name for a node in sentences: its label, else op name or id. */
+/** A tensor's name: the learner's variable, else the expression or role the tracer
+ * wrote (`a*b`, `relu(h)`, `weight`), else its kind: never an id such as `t12`. */
+export function tensorName(node) {
+  return node.label || node.expr || (node.is_leaf ? (node.requires_grad ? "param" : "input") : "tensor");
+}
+
+/** A short name for a node in sentences: a tensor's name, an op's PyTorch name. */
 export function nodeName(node) {
   if (!node) return "?";
-  return node.label || (node.kind === "op" ? node.op : node.id);
+  return node.kind === "op" ? node.op || node.symbol || "op" : tensorName(node);
 }
 
 const isSmall = (s) => !!s && Array.isArray(s.values);

@@ -37,7 +37,7 @@ export function createHost(model) {
     if (after.playing !== before.playing) { model.set("playing", after.playing); dirty = true; }
     if (after.advance && !pending) {
       pending = true; // one request at a time: Python answers by appending events and bumping step
-      model.send({ type: "advance" });
+      model.send(after.advance === "all" ? { type: "advance", all: true } : { type: "advance" });
     }
     if (dirty) model.save_changes();
     schedule();

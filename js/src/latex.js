@@ -2,9 +2,8 @@
 // tracer recorded, and the chain-rule product sent to each input, with numbers
 // when the tensors are small. Pure: no DOM. Names come from the learner's code, so
 // they are escaped into \text{...}; KaTeX renders with trust: false as well.
-import { num, toNumber, nested, nodeName } from "./format.js";
+import { num, nested, nodeName, tensorName } from "./format.js";
 
-const ARG_LETTERS = "abcdefgh";
 const SPECIAL = { "\\": "\\textbackslash{}", "{": "\\{", "}": "\\}", "$": "\\$", "&": "\\&", "#": "\\#",
   "^": "\\textasciicircum{}", "_": "\\_", "%": "\\%", "~": "\\textasciitilde{}" };
 
@@ -29,9 +28,15 @@ export function latexValue(s) {
 
 const isScalar = (s) => !!s && Array.isArray(s.values) && s.values.length === 1;
 
-// A name for LaTeX: the learner's name in \text{}, or the letter the formula uses.
-function symbolFor(node, fallback) {
-  return node && node.label ? `\\text{${latexEscape(node.label)}}` : fallback;
+// A name fit for a formula. The learner's own variable as itself; anything else as
+// the expression that made it, in parentheses when it is compound (`(a*b)`), so a
+// name the panel invents can never read as one of the learner's variables.
+function named(node) {
+  if (!node) return { tex: "\\text{?}", text: "?" };
+  const name = tensorName(node);
+  const compound = !node.label && /[\s*+\-/@]/.test(name.replace(/\([^()]*\)/g, ""));
+  const text = compound ? `(${name})` : name;
+  return { tex: `\\text{${latexEscape(text)}}`, text };
 }
 
 /** The output tensor(s) of an op node. */
@@ -41,56 +46,128 @@ function outputOf(index, opId) {
 }
 
 /** The backward root's name, for the L in dL/dx. */
-function rootSymbol(index, event) {
+function rootOf(index, event) {
   for (let i = 0; i < index.events.length; i++) {
     const e = index.events[i];
     if (e.type === "backward_begin" && (e.pass || 0) === (event.pass || 0)) {
-      const root = index.nodes.get((e.roots || [])[0]);
-      return { tex: symbolFor(root, "L"), text: root && root.label ? root.label : "L" };
+      return named(index.nodes.get((e.roots || [])[0]));
     }
   }
-  return { tex: "L", text: "L" };
+  return { tex: "\\text{loss}", text: "loss" };
+}
+
+// Which formula letter stands for which input (the op formulas in ops/ use u for the
+// output, a, b, ... for the inputs in order; a few name them otherwise).
+const LETTERS = { default: ["a", "b", "c"], WhereBackward0: ["c", "a", "b"], AddmmBackward0: ["c", "A", "B"],
+  MmBackward0: ["A", "B"], MatmulBackward0: ["A", "B"], BmmBackward0: ["A", "B"], MvBackward0: ["A", "B"],
+  DotBackward0: ["A", "B"] };
+const SKIP_GROUP = new Set(["text", "operatorname", "mathrm", "textsf", "mathbb", "textbf"]);
+
+/** The recorded formula with its letters replaced by the graph's own names: u by the
+ * output's, a, b, ... by the inputs', L by the root's. Commands and \text{} groups
+ * are left alone; only single-letter symbols are replaced. */
+export function nameFormula(formula, names) {
+  let out = "", i = 0;
+  while (i < formula.length) {
+    const ch = formula[i];
+    if (ch === "\\") {
+      const m = /^\\([A-Za-z]+|.)/.exec(formula.slice(i));
+      out += m[0];
+      i += m[0].length;
+      if (SKIP_GROUP.has(m[1]) && formula[i] === "{") {
+        let depth = 0, j = i;
+        for (; j < formula.length; j++) {
+          if (formula[j] === "{") depth++;
+          else if (formula[j] === "}" && --depth === 0) break;
+        }
+        out += formula.slice(i, j + 1);
+        i = j + 1;
+      }
+      continue;
+    }
+    if (/[A-Za-z]/.test(ch)) {
+      const m = /^[A-Za-z]+/.exec(formula.slice(i));
+      out += m[0].length === 1 && names[m[0]] ? `{${names[m[0]]}}` : m[0];
+      i += m[0].length;
+      continue;
+    }
+    out += ch;
+    i++;
+  }
+  return out;
+}
+
+/** How many gradients each tensor receives in each pass: more than one means the panel
+ * speaks of one path's contribution and the total so far, not of "the" gradient. */
+function contributions(index) {
+  if (!index.contributions) {
+    const counts = new Map();
+    for (const e of index.events) {
+      if (e.type !== "backward_step") continue;
+      for (const g of e.grad_inputs || []) {
+        if (!g.node || !g.grad) continue;
+        const key = `${e.pass || 0}:${g.node}`;
+        counts.set(key, (counts.get(key) || 0) + 1);
+      }
+    }
+    index.contributions = counts;
+  }
+  return index.contributions;
 }
 
 /**
- * For a backward_step event: {formula, incoming, lines: [{arg, node, tex, text}]}.
- * `formula` is the local derivative (LaTeX, or null); `incoming` the gradient that
- * arrived; each line the product sent to one input, e.g.
- * dL/da = dL/du * du/da = 1 * (-3) = -3 for scalars.
+ * For a backward_step event: {formula, incoming, lines: [{arg, node, tex, text, total}]}.
+ * `formula` is the local derivative with the graph's names (LaTeX, or null);
+ * `incoming` the gradient that arrived; each line the product sent to one input, e.g.
+ * de/da = de/d(a*b) * d(a*b)/da = 1 * (-3) = -3 for scalars, the local derivative
+ * from the document. Where an input gets gradient along several paths, its line is
+ * that path's contribution and `total` says what the input holds so far.
  */
 export function stepLatex(index, event) {
   if (!event || event.type !== "backward_step") return null;
   const op = index.nodes.get(event.node);
-  const out = outputOf(index, event.node);
-  const L = rootSymbol(index, event);
-  const u = symbolFor(out, "u"), uText = out && out.label ? out.label : "u";
+  const out = named(outputOf(index, event.node));
+  const L = rootOf(index, event);
   const d = (top, bottom) => `\\frac{\\partial ${top}}{\\partial ${bottom}}`;
   const go = event.grad_output;
-  const incoming = `${d(L.tex, u)} = ${latexValue(go)}`;
+  const incoming = `${d(L.tex, out.tex)} = ${latexValue(go)}`;
+  const args = new Map((index.inputs.get(event.node) || []).map((e) => [e.arg, named(index.nodes.get(e.src))]));
+  const counts = contributions(index);
   const lines = (event.grad_inputs || []).map((g) => {
     const node = g.node ? index.nodes.get(g.node) : null;
-    const letter = ARG_LETTERS[g.arg] || `x_{${g.arg}}`;
-    const x = symbolFor(node, letter), xText = node && node.label ? node.label : letter;
+    const x = node ? named(node) : { tex: `\\text{input ${g.arg + 1}}`, text: `input ${g.arg + 1}` };
     if (!g.grad) {
-      return { arg: g.arg, node: g.node, tex: `${d(L.tex, x)}\\ \\text{not needed}`,
-        text: `∂${L.text}/∂${xText}: not needed` };
+      return { arg: g.arg, node: g.node, tex: `${d(L.tex, x.tex)}\\ \\text{not needed}`,
+        text: `∂${L.text}/∂${x.text}: not needed` };
     }
-    let tex = `${d(L.tex, x)} = ${d(L.tex, u)} \\cdot ${d(u, x)}`;
-    let text = `∂${L.text}/∂${xText} = ∂${L.text}/∂${uText} · ∂${uText}/∂${xText}`;
-    if (isScalar(go) && isScalar(g.grad)) {
-      const a = toNumber(go.values[0]), r = toNumber(g.grad.values[0]);
-      // For scalars the local derivative is the ratio, exactly as the chain rule says.
-      if (Number.isFinite(a) && a !== 0 && Number.isFinite(r)) {
-        const local = r / a;
-        tex += ` = ${paren(num(a))} \\cdot ${paren(num(local))}`;
-        text += ` = ${num(a)} · ${num(local)}`;
-      }
+    const several = !!g.total || (counts.get(`${event.pass || 0}:${g.node}`) || 0) > 1;
+    const lhs = several ? `\\text{this path: }${d(L.tex, x.tex)} \\mathrel{+}=` : `${d(L.tex, x.tex)} =`;
+    let tex = `${lhs} ${d(L.tex, out.tex)} \\cdot ${d(out.tex, x.tex)}`;
+    let text = `${several ? "this path: " : ""}∂${L.text}/∂${x.text} ${several ? "+=" : "="} ∂${L.text}/∂${out.text} · ∂${out.text}/∂${x.text}`;
+    if (isScalar(go) && isScalar(g.grad) && typeof g.local === "number") {
+      tex += ` = ${paren(num(go.values[0]))} \\cdot ${paren(num(g.local))}`;
+      text += ` = ${num(go.values[0])} · ${num(g.local)}`;
     }
     tex += ` = ${latexValue(g.grad)}`;
     text += ` = ${plain(g.grad)}`;
-    return { arg: g.arg, node: g.node, tex, text };
+    const line = { arg: g.arg, node: g.node, tex, text };
+    if (several) {
+      const held = g.total || g.grad;
+      const who = node && node.is_leaf ? `${x.text}.grad` : `∂${L.text}/∂${x.text}`;
+      line.total = { text: `this path contributes ${plain(g.grad)}; ${who} so far = ${plain(held)}`,
+        tex: `\\text{this path contributes } ${latexValue(g.grad)}\\text{; ${latexEscape(who)} so far} = ${latexValue(held)}` };
+    }
+    return line;
   });
-  return { formula: event.formula || (op && op.formula) || null, incoming, lines, op: op ? op.op : "" };
+  const letters = LETTERS[op && op.op] || LETTERS.default;
+  const names = { u: out.tex, U: out.tex, L: L.tex };
+  const consts = new Map(((op && op.consts) || []).map((c) => [c.arg, c.value]));
+  letters.forEach((letter, arg) => {
+    names[letter] = args.has(arg) ? args.get(arg).tex
+      : consts.has(arg) ? `${num(consts.get(arg))}` : `\\text{input ${arg + 1}}`;
+  });
+  const formula = event.formula || (op && op.formula) || null;
+  return { formula: formula && nameFormula(formula, names), incoming, lines, op: op ? op.op : "" };
 }
 
 const paren = (t) => (t.startsWith("-") ? `(${t})` : t);

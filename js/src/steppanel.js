@@ -34,7 +34,8 @@ export function createStepPanel(container) {
     const s = stepLatex(index, state.event);
     shownMath = !defer || !s;
     if (defer && s) {
-      math.replaceChildren(...s.lines.map((line) => plain(line.text)));
+      math.replaceChildren(...s.lines.flatMap((line) => [plain(line.text, "ag-product"),
+        ...(line.total ? [plain(line.total.text, "ag-total")] : [])]));
       timer = setTimeout(() => { typeset(s); shownMath = true; }, DEFER_MS);
     } else {
       typeset(s);
@@ -53,12 +54,15 @@ export function createStepPanel(container) {
     if (!s) return;
     if (s.formula) tex(`\\text{local: }${s.formula}`, "ag-formula");
     tex(s.incoming, "ag-incoming");
-    for (const line of s.lines) tex(line.tex, "ag-product", line.text);
+    for (const line of s.lines) {
+      tex(line.tex, "ag-product", line.text);
+      if (line.total) tex(line.total.tex, "ag-total", line.total.text);
+    }
   }
 
-  function plain(textLine) {
+  function plain(textLine, cls) {
     const div = document.createElement("div");
-    div.className = "ag-tex ag-plain ag-product";
+    div.className = `ag-tex ag-plain ${cls}`;
     div.title = textLine;
     div.textContent = textLine;
     return div;

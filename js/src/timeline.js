@@ -64,6 +64,9 @@ export function stateAt(index, step) {
   let gradNone = new Set(), error = null, phase = "start", event = null, pass = 0;
   for (let i = 0; i < step; i++) {
     event = index.events[i];
+    // Each pass shows its own gradients: a badge from the pass before would claim a
+    // .grad this pass never computed (or that zero_grad set to None).
+    if ((event.pass || 0) !== pass) grads.clear();
     pass = event.pass || 0;
     switch (event.type) {
       case "create":
@@ -95,6 +98,7 @@ export function stateAt(index, step) {
       case "backward_end":
         phase = "done";
         gradNone = new Set(event.grad_none || []);
+        for (const id of gradNone) grads.delete(id);
         break;
       case "error":
         phase = "error";
@@ -123,12 +127,13 @@ function activeEdges(index, event) {
   return active;
 }
 
-/** The event range [min, max] a pass covers (pass -1: the whole trace). */
+/** The step range [min, max] a pass covers (pass -1: the whole trace). A pass starts
+ * on its own first event: the step before it is the previous pass's end. */
 export function passRange(index, passIndex) {
   const total = index.events.length;
   const p = passIndex >= 0 ? index.passes[passIndex] : null;
   if (!p) return { min: 0, max: total };
-  return { min: p.first_event, max: Math.min(total, p.last_event + 1) };
+  return { min: Math.min(total, p.first_event + 1), max: Math.min(total, p.last_event + 1) };
 }
 
 /** Segments of the scrubber: runs of forward / backward / error events, by pass. */
@@ -144,14 +149,11 @@ export function phaseSegments(index) {
 }
 
 /** True when, in live mode, stepping past the last event should ask Python for more:
- * a backward has begun and not ended. */
+ * the backward the kernel holds has not ended. Before its first step the document
+ * ends with the forward pass (the kernel records backward_begin only when it runs). */
 export function canAdvance(index) {
-  for (let i = index.events.length - 1; i >= 0; i--) {
-    const t = index.events[i].type;
-    if (t === "backward_end" || t === "error") return false;
-    if (t === "backward_begin") return true;
-  }
-  return false;
+  const last = index.events[index.events.length - 1];
+  return !!last && last.type !== "backward_end" && last.type !== "error";
 }
 
 /**
@@ -163,7 +165,9 @@ export function player(state, action) {
   const at = (n) => clamp(n, s.min, s.max);
   switch (action.type) {
     case "first": return { ...s, step: s.min, playing: false };
-    case "last": return { ...s, step: s.max, playing: false };
+    case "last": // live: run the rest of the real backward (Python answers with the end)
+      return s.live && s.canAdvance ? { ...s, step: s.max, playing: false, advance: "all" }
+        : { ...s, step: s.max, playing: false };
     case "back": return { ...s, step: at(s.step - 1), playing: false };
     case "goto": return { ...s, step: at(action.step) };
     case "step": return forward({ ...s, playing: false });

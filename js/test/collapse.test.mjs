@@ -16,7 +16,7 @@ test("nothing collapsed: one display node per trace node, same edges", () => {
   const d = displayGraph(idx);
   assert.equal(d.nodes.length, idx.nodes.size);
   assert.equal(d.edges.length, idx.edges.length);
-  assert.equal(d.nodes.find((n) => n.id === "t0").text, "a  []");
+  assert.equal(d.nodes.find((n) => n.id === "t0").text, "a", "a scalar shows no empty shape");
   assert.equal(d.nodes.find((n) => n.id === "t0").role, "leaf");
 });
 

@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { num, shapeText, shapeCompact, nodeText, summaryText, badgeText, base64Bytes, decodePreview, heatGrid, heatColor, caption, nested, toNumber } from "../src/format.js";
-import { stepLatex, stepText, latexEscape, latexValue } from "../src/latex.js";
+import { num, shapeText, shapeCompact, nodeText, nodeName, summaryText, badgeText, base64Bytes, decodePreview, heatGrid, heatColor, caption, nested, toNumber } from "../src/format.js";
+import { stepLatex, stepText, latexEscape, latexValue, nameFormula } from "../src/latex.js";
 import { indexTrace, stateAt } from "../src/timeline.js";
 import { fixture } from "./helpers/fixtures.mjs";
 
@@ -25,12 +25,15 @@ test("shapes and labels", () => {
   assert.equal(shapeText([]), "[]");
   assert.equal(shapeText(null), "?");
   assert.equal(nodeText({ kind: "tensor", label: "u", shape: [3, 3] }), "u  [3,3]");
-  assert.equal(nodeText({ kind: "tensor", shape: [2] }), "[2]");
+  assert.equal(nodeText({ kind: "tensor", expr: "a*b", shape: [2] }), "a*b  [2]");
   assert.equal(nodeText({ kind: "tensor", label: "w", shape: null }), "w", "unknown shape left out");
-  assert.equal(nodeText({ id: "t9", kind: "tensor", shape: null }), "t9");
+  // never an internal id, even for a hand-made document with no name at all
+  assert.equal(nodeText({ id: "t9", kind: "tensor", shape: null }), "tensor");
+  assert.equal(nodeText({ id: "t9", kind: "tensor", is_leaf: true, requires_grad: true, shape: [2] }), "param  [2]");
+  assert.equal(nodeName({ id: "t9", kind: "tensor", is_leaf: true }), "input");
   assert.equal(nodeText({ kind: "op", op: "MulBackward0", symbol: "×" }), "×");
   const xss = "<img src=x onerror=alert(1)>";
-  assert.equal(nodeText({ kind: "tensor", label: xss, shape: [] }), `${xss}  []`, "labels are text, untouched");
+  assert.equal(nodeText({ kind: "tensor", label: xss, shape: [] }), xss, "labels are text, untouched");
 });
 
 test("summaries: small ones nested by shape, large ones as statistics, NaN/inf said", () => {
@@ -77,9 +80,11 @@ test("the chain-rule line for a scalar step carries the numbers", () => {
   const a = [...idx.nodes.values()].find((n) => n.label === "a").id;
   const ev = idx.events.find((e) => e.type === "backward_step" && e.grad_inputs.some((g) => g.node === a));
   const s = stepLatex(idx, ev);
-  assert.match(s.formula, /\\partial u/);
+  // the local derivative speaks of the graph's own names, never of letters of its own
+  assert.equal(s.formula, "\\frac{\\partial {\\text{(a*b)}}}{\\partial {\\text{a}}} = {\\text{b}},\\quad "
+    + "\\frac{\\partial {\\text{(a*b)}}}{\\partial {\\text{b}}} = {\\text{a}}");
   const line = s.lines.find((l) => l.node === a);
-  assert.equal(line.text, "∂e/∂a = ∂e/∂u · ∂u/∂a = 1 · -3 = -3");
+  assert.equal(line.text, "∂e/∂a = ∂e/∂(a*b) · ∂(a*b)/∂a = 1 · -3 = -3");
   assert.match(line.tex, /\\frac\{\\partial \\text\{e\}\}\{\\partial \\text\{a\}\}/);
   assert.match(line.tex, /= 1 \\cdot \(-3\) = -3$/);
   assert.match(stepText(idx, ev), /MulBackward0/);
@@ -103,4 +108,32 @@ test("captions say what the current event is", () => {
   assert.equal(caption(idx, stateAt(idx, idx.events.length)), "backward done");
   const err = indexTrace(fixture("error_matmul"));
   assert.match(caption(err, stateAt(err, err.events.length)), /^RuntimeError: mat1 and mat2/);
+});
+
+test("an input on several paths: each line is one path's contribution, with the total so far", () => {
+  const idx = indexTrace(fixture("shared_input"));
+  const x = [...idx.nodes.values()].find((n) => n.label === "x").id;
+  const lines = idx.events.filter((e) => e.type === "backward_step")
+    .flatMap((e) => stepLatex(idx, e).lines.filter((l) => l.node === x).map((l) => ({ l, e })));
+  assert.equal(lines.length, 4, "x*x sends two, x*2 one, then x*4 in the second pass");
+  for (const { l } of lines) {
+    assert.match(l.text, /^this path: ∂(y|z)\/∂x \+= /);
+    assert.ok(l.total, "a contribution also says the total so far");
+  }
+  const totals = lines.map(({ l }) => l.total.text);
+  assert.deepEqual(totals.slice(0, 3).map((t) => t.split("so far = ")[1]), ["2", "5", "8"]);
+  // the last line of a pass equals the engine's .grad (the accumulate event)
+  const accumulated = idx.events.filter((e) => e.type === "accumulate" && e.node === x).map((e) => e.grad.values[0]);
+  assert.deepEqual(accumulated, [8, 12]);
+  assert.equal(totals[3], "this path contributes 4; x.grad so far = 12", "the second backward adds to .grad");
+  // x*2: the constant takes the formula's place, so no letter of the learner's can appear
+  const times2 = lines[0].e;
+  assert.equal(stepLatex(idx, times2).formula.includes("{2}"), true, stepLatex(idx, times2).formula);
+  assert.match(lines[0].l.text, /∂\(x\*2\)\/∂x = 1 · 2 = 2$/);
+});
+
+test("formula letters are replaced only where they are symbols", () => {
+  const f = "\\frac{\\partial u}{\\partial a} = \\text{a and u} + \\tanh a + \\operatorname{sign}(a) + a_i + ab";
+  assert.equal(nameFormula(f, { u: "U1", a: "A1" }),
+    "\\frac{\\partial {U1}}{\\partial {A1}} = \\text{a and u} + \\tanh {A1} + \\operatorname{sign}({A1}) + {A1}_i + ab");
 });

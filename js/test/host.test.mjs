@@ -64,7 +64,7 @@ test("a selected pass bounds the steps", () => {
   const model = fakeModel({ ...defaults, trace: doc, step: p.first_event + 3, pass_index: 1 });
   const host = createHost(model);
   host.dispatch({ type: "first" });
-  assert.equal(model.get("step"), p.first_event);
+  assert.equal(model.get("step"), p.first_event + 1, "|◀ lands on the pass's first event, not the last pass's end");
   host.dispatch({ type: "last" });
   assert.equal(model.get("step"), p.last_event + 1);
   model.set("pass_index", 0);

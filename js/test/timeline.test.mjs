@@ -117,7 +117,7 @@ test("scrubber segments cover every event and mark phases and passes", () => {
   const passes = indexTrace(fixture("dynamic_passes"));
   const segs = phaseSegments(passes);
   assert.deepEqual(segs.map((s) => s.phase), ["forward", "backward", "forward", "backward", "forward", "backward"]);
-  assert.deepEqual(passRange(passes, 1), { min: passes.passes[1].first_event, max: passes.passes[1].last_event + 1 });
+  assert.deepEqual(passRange(passes, 1), { min: passes.passes[1].first_event + 1, max: passes.passes[1].last_event + 1 });
   assert.deepEqual(passRange(passes, -1), { min: 0, max: passes.events.length });
 });
 
@@ -132,4 +132,29 @@ test("every fixture replays without throwing, and unknown events are skipped", (
   assert.equal(indexTrace(null).nodes.size, 0);
   const bare = indexTrace({ nodes: [{ id: "n1", label: "hello" }] });
   assert.deepEqual([...stateAt(bare, 0).visible], ["n1"], "no create event: shown from the start");
+});
+
+test("live mode: a document that ends with its forward pass can advance (the kernel has not begun)", () => {
+  const doc = fixture("e_labelled");
+  const forward = { ...doc, events: doc.events.filter((e) => e.type === "create") };
+  assert.equal(canAdvance(indexTrace(forward)), true);
+  assert.equal(canAdvance(indexTrace(doc)), false, "after backward_end there is nothing more");
+  const base = { step: 12, min: 0, max: 12, playing: false, live: true, canAdvance: true };
+  assert.equal(player(base, { type: "step" }).advance, true);
+  assert.equal(player(base, { type: "last" }).advance, "all", "▶| runs the rest of the real backward");
+  assert.equal(player({ ...base, canAdvance: false }, { type: "last" }).advance, false);
+  assert.equal(player(base, { type: "play" }).step, 12, "play from the end keeps going in the kernel");
+});
+
+test("each pass shows its own gradients; grad None at the end of a pass clears a badge", () => {
+  const idx = indexTrace(fixture("dynamic_passes"));
+  for (const p of idx.passes) {
+    const end = stateAt(idx, p.last_event + 1);
+    for (const id of end.grads.keys()) {
+      assert.ok(!(p.grad_none || []).includes(id), `pass ${p.index}: ${id} is None, yet has a badge`);
+    }
+    const mine = new Set(idx.events.slice(p.first_event, p.last_event + 1)
+      .filter((e) => e.type === "accumulate").map((e) => e.node));
+    assert.deepEqual([...end.grads.keys()].sort(), [...mine].sort(), `pass ${p.index}`);
+  }
 });

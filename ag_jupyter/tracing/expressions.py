@@ -1,0 +1,122 @@
+"""Names for the tensors nobody named: what the learner sees instead of an internal id.
+
+A tensor labelled after a variable (``e``) keeps its label. Any other tensor node
+gets an ``expr``: the expression that made it, written as Python (``a*b``,
+``log(d)*c``, ``relu(h)``, ``x*2``), from its op's symbol, its inputs' names and
+the op's Python constants. A leaf with no name gets a role: its value if it is a
+number, else ``weight``/``bias`` where a PyTorch graph's shape says so, ``param``
+(requires grad) or ``input``; an unnamed backward root is the ``loss``. Long
+expressions are shortened with ``…`` so a name stays a name.
+
+>>> nodes = [{"id": "t0", "kind": "tensor", "label": "x", "is_leaf": True, "requires_grad": True},
+...          {"id": "op0", "kind": "op", "op": "MulBackward0", "symbol": "×", "consts": [{"arg": 1, "value": 2}]},
+...          {"id": "t1", "kind": "tensor", "is_leaf": False, "requires_grad": True}]
+>>> edges = [{"src": "t0", "dst": "op0", "arg": 0}, {"src": "op0", "dst": "t1", "arg": 0}]
+>>> name_unlabelled(nodes, edges, roots=set())["t1"]
+'x*2'
+"""
+from __future__ import annotations
+
+MAX_LENGTH = 24
+# symbol -> (Python operator, precedence); a higher precedence binds tighter
+INFIX = {"+": ("+", 1), "−": ("-", 1), "×": ("*", 2), "÷": ("/", 2), "@": ("@", 2), "^": ("**", 3)}
+FUNCTION_NAMES = {"Σ": "sum", "σ": "sigmoid", "√": "sqrt", "|·|": "abs", "‖·‖": "norm",
+                  "log softmax": "log_softmax", "MSE": "mse_loss", "NLL": "nll_loss", "mse": "mse_loss",
+                  "nll": "nll_loss", "∑grad": "grad"}
+WEIGHT_CONSUMERS = {"TBackward0", "PermuteBackward0", "TransposeBackward0"}
+
+
+def name_unlabelled(nodes: list, edges: list, roots: set) -> dict:
+    """Set ``expr`` on every tensor node without a ``label``; return ``{id: expr}``.
+
+    ``nodes`` must be in creation order (an op's inputs before it), as a trace's are."""
+    by_id = {n["id"]: n for n in nodes}
+    inputs: dict = {}
+    producer: dict = {}
+    consumers: dict = {}
+    for edge in edges:
+        src, dst = by_id.get(edge["src"]), by_id.get(edge["dst"])
+        if src is None or dst is None:
+            continue
+        if dst["kind"] == "op":
+            inputs.setdefault(dst["id"], []).append((edge["arg"], src["id"]))
+            consumers.setdefault(src["id"], []).append(dst)
+        else:
+            producer[dst["id"]] = src
+    names: dict = {}  # id -> (text, precedence); precedence 9: an atom
+    written = {}
+    for node in nodes:
+        if node["kind"] != "tensor":
+            continue
+        if node.get("label"):
+            names[node["id"]] = (node["label"], 9)
+            continue
+        op = producer.get(node["id"])
+        if node["id"] in roots:
+            text = ("loss", 9) if node.get("shape") == [] else ("output", 9)
+        elif op is None:
+            text = (_leaf_role(node, consumers.get(node["id"], ())), 9)
+        else:
+            text = _expression(op, inputs.get(op["id"], ()), names)
+        names[node["id"]] = text
+        node["expr"] = written[node["id"]] = text[0]
+    return written
+
+
+def _leaf_role(node: dict, consumers) -> str:
+    value = node.get("value") or {}
+    values = value.get("values")
+    if node.get("shape") == [] and isinstance(values, list) and len(values) == 1 and not node.get("requires_grad"):
+        return _number(values[0])
+    if not node.get("requires_grad"):
+        return "input"
+    if any(c.get("op") in WEIGHT_CONSUMERS for c in consumers):
+        return "weight"
+    if len(node.get("shape") or ()) == 1 and any(c.get("op", "").startswith(("Addmm", "Add")) for c in consumers):
+        return "bias"
+    return "param"
+
+
+def _number(value) -> str:
+    if isinstance(value, float) and value.is_integer() and abs(value) < 1e15:
+        return str(int(value))
+    return f"{value:.4g}" if isinstance(value, float) else str(value)
+
+
+def _expression(op: dict, tensor_inputs, names: dict) -> tuple:
+    args = {arg: names.get(src, ("…", 9)) for arg, src in tensor_inputs}
+    for const in op.get("consts") or ():
+        value = const.get("value")
+        args.setdefault(const["arg"], (_number(value) if isinstance(value, (int, float)) else "…", 9))
+    ordered = [args[k] for k in sorted(args)]
+    symbol = op.get("symbol") or op.get("op", "op")
+    if symbol in INFIX and len(ordered) == 2:
+        operator, precedence = INFIX[symbol]
+        left = _wrapped(ordered[0], precedence, right=False, operator=operator)
+        right = _wrapped(ordered[1], precedence, right=True, operator=operator)
+        text = f"{left}{operator}{right}" if precedence > 1 else f"{left} {operator} {right}"
+        return _short(text, f"{_atom_or_dots(ordered[0])}{operator}{_atom_or_dots(ordered[1])}"), precedence
+    if symbol == "−" and len(ordered) == 1:
+        return _short(f"-{_wrapped(ordered[0], 3, False, '-')}", "-(…)"), 3
+    if symbol == "ᵀ" and ordered:
+        return _short(f"{_wrapped(ordered[0], 9, False, '.')}.T", "(…).T"), 9
+    if symbol.startswith("[·]") and ordered:
+        return _short(f"{_wrapped(ordered[0], 9, False, '[')}[…]", "(…)[…]"), 9
+    function = FUNCTION_NAMES.get(symbol) or (symbol if symbol.isidentifier() else
+                                              op.get("op", "op").replace("Backward0", "").lower())
+    inner = ", ".join(text for text, _ in ordered)
+    return _short(f"{function}({inner})", f"{function}(…)"), 9
+
+
+def _wrapped(name: tuple, outer: int, right: bool, operator: str) -> str:
+    text, precedence = name
+    tight = precedence > outer or (precedence == outer and not (right and operator in "-/@**"))
+    return text if tight else f"({text})"
+
+
+def _atom_or_dots(name: tuple) -> str:
+    return name[0] if name[1] == 9 and len(name[0]) <= 8 else "(…)"
+
+
+def _short(text: str, fallback: str) -> str:
+    return text if len(text) <= MAX_LENGTH else fallback
