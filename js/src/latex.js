@@ -133,7 +133,8 @@ export function stepLatex(index, event) {
   const incoming = `${d(L.tex, out.tex)} = ${latexValue(go)}`;
   const args = new Map((index.inputs.get(event.node) || []).map((e) => [e.arg, named(index.nodes.get(e.src))]));
   const counts = contributions(index);
-  const lines = (event.grad_inputs || []).map((g) => {
+  // A Python number the op took (x * 3) is no tensor: it gets no gradient and no line.
+  const lines = (event.grad_inputs || []).filter((g) => g.node || g.grad).map((g) => {
     const node = g.node ? index.nodes.get(g.node) : null;
     const x = node ? named(node) : { tex: `\\text{input ${g.arg + 1}}`, text: `input ${g.arg + 1}` };
     if (!g.grad) {

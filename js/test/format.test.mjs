@@ -98,7 +98,10 @@ test("LaTeX: names are escaped, small tensors become matrices, large ones their 
   assert.equal(latexValue({ shape: [100, 50], nan: 0, inf: 0 }), "\\text{[100, 50] tensor}");
   const idx = indexTrace(fixture("nan_sqrt"));
   const ev = idx.events.find((e) => e.type === "backward_step" && e.grad_inputs.some((g) => !g.grad));
-  assert.match(stepLatex(idx, ev).lines.find((l) => !l.node).text, /not needed/);
+  assert.equal(stepLatex(idx, ev).lines.length, 1, "a Python constant gets no line");
+  const doc = fixture("e_labelled"), step = doc.events.find((e) => e.type === "backward_step");
+  const unneeded = { ...step, grad_inputs: [{ ...step.grad_inputs[0], grad: null }, step.grad_inputs[1]] };
+  assert.match(stepLatex(indexTrace(doc), unneeded).lines[0].text, /: not needed$/);
 });
 
 test("captions say what the current event is", () => {

@@ -3,13 +3,19 @@
 They skip with the reason when Chromium, JupyterLab or Playwright are missing, except
 under CI (AG_REQUIRE_BROWSER=1), where a missing piece is a failure.
 """
+import functools
+import http.server
 import os
+import shutil
+import subprocess
+import threading
 from pathlib import Path
 
 import pytest
 
 from lab_harness import CHROMIUM, CHROMIUM_ARGS, jupyterlab, missing_requirements
 
+ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = Path(os.environ.get("AG_TEST_ARTIFACTS", Path(__file__).resolve().parents[2] / "test-artifacts"))
 
 
@@ -49,3 +55,21 @@ def page(chromium):
     page.on("pageerror", lambda e: page.console_errors.append(str(e)))
     yield page
     context.close()
+
+
+@pytest.fixture(scope="session")
+def site(browser_ready):
+    if not (ROOT / "ag_jupyter" / "static" / "widget.js").exists():
+        if not shutil.which("npm"):
+            pytest.skip("the widget bundle is not built and npm is missing")
+        subprocess.run(["npm", "install"], cwd=ROOT / "js", check=True)
+        subprocess.run(["npm", "run", "build"], cwd=ROOT / "js", check=True)
+
+    class Quiet(http.server.SimpleHTTPRequestHandler):
+        def log_message(self, *args):
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=str(ROOT)))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{server.server_address[1]}/js/bench/view.html"
+    server.shutdown()

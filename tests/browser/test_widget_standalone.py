@@ -3,52 +3,15 @@ it on a trace fixture with a fake anywidget model. Checks the DOM hooks document
 in js/README.md: labels, stepping, grad badges, keyboard, errors, XSS, inspector,
 collapse, export. (The JupyterLab test drives the same hooks through a notebook.)
 """
-import functools
-import http.server
 import json
-import shutil
-import subprocess
-import threading
 from pathlib import Path
 
 import pytest
+from view_page import counter, ignore_favicon, open_view
 
 pytestmark = pytest.mark.browser
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-@pytest.fixture(scope="module")
-def site(browser_ready):
-    if not (ROOT / "ag_jupyter" / "static" / "widget.js").exists():
-        if not shutil.which("npm"):
-            pytest.skip("the widget bundle is not built and npm is missing")
-        subprocess.run(["npm", "install"], cwd=ROOT / "js", check=True)
-        subprocess.run(["npm", "run", "build"], cwd=ROOT / "js", check=True)
-
-    class Quiet(http.server.SimpleHTTPRequestHandler):
-        def log_message(self, *args):
-            pass
-
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=str(ROOT)))
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{server.server_address[1]}/js/bench/view.html"
-    server.shutdown()
-
-
-def open_view(page, site, fixture, step=0, **model):
-    query = f"?fixture={fixture}&step={step}&model={json.dumps(model)}"
-    page.goto(site + query)
-    page.wait_for_function("window.viewReady === true", timeout=30_000)
-    page.wait_for_selector(".ag-graph g.ag-node", state="attached")
-
-
-def counter(page):
-    return page.text_content(".ag-step-counter")
-
-
-def ignore_favicon(errors):
-    return [e for e in errors if "Failed to load resource" not in e]
 
 
 def test_step_through_forward_and_backward(page, site):
@@ -59,7 +22,8 @@ def test_step_through_forward_and_backward(page, site):
         page.click("button[data-action=step]")
         assert counter(page) == f"{k} / 22"
     labels = page.eval_on_selector_all("g.ag-node[data-kind=tensor] .ag-label", "els => els.map(e => e.textContent)")
-    assert {"a  []", "b  []", "c  []", "d  []", "e  []"} <= set(labels)
+    assert {"a", "b", "c", "d", "e", "a*b", "log(d)", "log(d)*c"} <= set(labels)
+    assert not any(label.startswith(("t", "op")) and label[-1].isdigit() for label in labels)  # no ids
     assert page.locator("g.ag-node.ag-hidden").count() == 0
     current_ops = []
     for _ in range(12, 22):
@@ -79,7 +43,7 @@ def test_backward_step_shows_the_chain_rule(page, site):
     open_view(page, site, "e_labelled", step=19)  # the MulBackward0 of a*b
     assert page.get_attribute("g.ag-node.ag-current", "data-id") == "op0"
     products = page.eval_on_selector_all(".ag-product", "els => els.map(e => e.title)")
-    assert "∂e/∂a = ∂e/∂u · ∂u/∂a = 1 · -3 = -3" in products
+    assert "∂e/∂a = ∂e/∂(a*b) · ∂(a*b)/∂a = 1 · -3 = -3" in products
     assert page.locator(".ag-math .katex").count() >= 3
     assert page.locator(".ag-edge.ag-active").count() == 3  # the output edge and two inputs
 
@@ -102,7 +66,7 @@ def test_keyboard_only_with_focus(page, site):
 def test_labels_are_text_never_html(page, site):
     open_view(page, site, "xss_label", step=22)
     label = page.text_content("g.ag-node[data-id=t0] .ag-label")
-    assert label == "<img src=x onerror=alert(1)>  []"
+    assert label == "<img src=x onerror=alert(1)>"
     assert page.locator(".ag-graph img").count() == 0
     page.click("g.ag-node[data-id=t0]")
     assert "<img src=x onerror=alert(1)>" in page.text_content(".ag-inspector .ag-title")
@@ -155,5 +119,9 @@ def test_pass_selector_marks_unused_parameters(page, site):
     assert unused == first["params_unused"]  # mid.weight, mid.bias: the loop ran 0 times
     for node_id in unused:
         assert page.text_content(f"g.ag-node[data-id={node_id}] .ag-note") == "grad is None"
+        # and no badge left over from another pass claims a gradient for it
+        assert "ag-empty" in page.get_attribute(f".ag-grad-badge[data-id={node_id}]", "class")
+    page.click("button[data-action=first]")
+    assert counter(page) == f"{first['first_event'] + 1} / {total}", "|◀ lands on the pass's first event"
     page.select_option("select.ag-pass", "2")
     assert page.locator("g.ag-node.ag-pass-added").count() > 0  # mid runs twice, once in pass 1

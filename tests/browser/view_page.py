@@ -1,0 +1,19 @@
+"""The built widget on js/bench/view.html (a fake anywidget model, no JupyterLab)."""
+import json
+
+
+def open_view(page, site, fixture, step=0, **model):
+    """``fixture``: a fixture's name, or a path under the repository root (a document a test wrote)."""
+    source = f"doc=../../{fixture}" if fixture.endswith(".json") else f"fixture={fixture}"
+    query = f"?{source}&step={step}&model={json.dumps(model)}"
+    page.goto(site + query)
+    page.wait_for_function("window.viewReady === true", timeout=30_000)
+    page.wait_for_selector(".ag-graph g.ag-node", state="attached")
+
+
+def counter(page):
+    return page.text_content(".ag-step-counter")
+
+
+def ignore_favicon(errors):
+    return [e for e in errors if "Failed to load resource" not in e]
