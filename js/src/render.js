@@ -78,7 +78,8 @@ export function createGraphView(container, { onSelect = () => {}, onOpen = () =>
     g.append("text").attr("class", "ag-label").attr("dy", "0.35em").text(d.text);
     let badge = null, note = null;
     if (d.role === "leaf") {
-      // A pill on the node's top-right corner; only the value is text, so the
+      // A pill starting at the node's top-right corner and growing rightwards, so a
+      // long value never covers the node's own name; only the value is text, so the
       // badge's textContent is exactly the grad ("-3").
       const b = g.append("g").attr("class", "ag-grad-badge ag-empty").attr("data-id", d.id)
         .attr("transform", `translate(${box.width / 2 - 4},${-box.height / 2})`);
@@ -116,7 +117,8 @@ export function createGraphView(container, { onSelect = () => {}, onOpen = () =>
           n.badge.value = value;
           n.badge.text.textContent = value === null ? "" : value;
           const w = 10 + 6.6 * (value || "").length;
-          n.badge.pill.setAttribute("x", String(-w / 2));
+          n.badge.pill.setAttribute("x", "-10");
+          n.badge.text.setAttribute("x", String(w / 2 - 10));
           n.badge.pill.setAttribute("width", String(w));
           n.badge.g.setAttribute("class", value === null ? "ag-grad-badge ag-empty" : "ag-grad-badge");
         }

@@ -1,0 +1,118 @@
+"""In a real JupyterLab, as a learner would: a `%%autograd --live` cell steps the real
+backward from the widget's own buttons (x.grad in the kernel follows the screen), and
+every node's label is readable on its fill in the light and the dark theme (contrast
+read from computed styles)."""
+import re
+
+import pytest
+
+from conftest import ARTIFACTS
+from lab_harness import open_notebook, run_all_cells, write_notebook
+
+pytestmark = pytest.mark.browser
+
+CELLS = [
+    "%load_ext ag_jupyter\nimport ag_jupyter as ag",
+    "%%autograd --live\n"
+    "x = ag.tensor(3.0, requires_grad=True)\n"
+    "k = ag.tensor(2.0)\n"
+    "y = x * x + k * x\n"
+    "y.backward()",
+    "print('grad:', x.grad)",
+    "%%autograd\n"
+    "w = ag.tensor([1.0, 2.0], requires_grad=True)\n"
+    "bad = (w * 3) @ ag.ones(3, 3)",
+]
+
+# WCAG 2 contrast of a label's fill (text colour) on its shape's fill, from computed styles.
+CONTRASTS = """(graph) => {
+  const canvas = document.createElement('canvas'); canvas.width = canvas.height = 1;
+  const ctx = canvas.getContext('2d', { willReadFrequently: true });
+  const rgb = (css) => { ctx.clearRect(0, 0, 1, 1); ctx.fillStyle = '#000'; ctx.fillStyle = css;
+    ctx.fillRect(0, 0, 1, 1); return Array.from(ctx.getImageData(0, 0, 1, 1).data.slice(0, 3)); };
+  const lum = (c) => { const [r, g, b] = c.map((v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; });
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b; };
+  const ratio = (a, b) => { const [l1, l2] = [lum(a), lum(b)].sort((p, q) => q - p); return (l1 + 0.05) / (l2 + 0.05); };
+  const out = [];
+  for (const node of graph.querySelectorAll('g.ag-node:not(.ag-hidden)')) {
+    const shape = node.querySelector('.ag-shape'), label = node.querySelector('.ag-label');
+    if (!shape || !label) continue;
+    const role = node.classList.contains('ag-error-node') ? 'error'
+      : node.classList.contains('ag-stepped') ? 'stepped' : node.dataset.role;
+    out.push({ role, text: label.textContent, ratio: ratio(rgb(getComputedStyle(label).fill), rgb(getComputedStyle(shape).fill)) });
+  }
+  return out;
+}"""
+
+
+def run_cell(page, index):
+    """Click into cell `index` and press Shift+Enter, as a learner re-runs one cell."""
+    cell = page.locator(".jp-Notebook .jp-Cell").nth(index)
+    cell.locator(".jp-InputArea-editor").click()
+    page.keyboard.press("Shift+Enter")
+    page.wait_for_function(
+        "() => { const w = window.jupyterapp.shell.currentWidget; const k = w.sessionContext.session.kernel;"
+        " return k.status === 'idle'; }")
+
+
+def printed_grad(page):
+    page.wait_for_function("() => /grad: /.test(document.querySelectorAll('.jp-Notebook .jp-Cell')[2].innerText)")
+    text = page.locator(".jp-Notebook .jp-Cell").nth(2).locator(".jp-OutputArea").inner_text()
+    return re.search(r"grad: (.*)", text).group(1).strip()
+
+
+def counter(widget):
+    done, total = widget.locator(".ag-step-counter").inner_text().split("/")
+    return int(done), int(total)
+
+
+def check_contrast(page, theme):
+    for graph in page.locator(".ag-graph").all():
+        ratios = graph.evaluate(CONTRASTS)
+        assert ratios, "no node drawn"
+        low = [r for r in ratios if r["ratio"] < 4.5]
+        assert not low, f"{theme}: labels below 4.5:1 on their fill: {low}"
+    return {r["role"] for graph in page.locator(".ag-graph").all() for r in graph.evaluate(CONTRASTS)}
+
+
+def test_live_mode_from_the_buttons_and_readable_labels_in_both_themes(lab, page):
+    root, base, token = lab
+    write_notebook(root / "live.ipynb", CELLS)
+    open_notebook(page, base, token, "live.ipynb")
+    run_all_cells(page)
+    page.wait_for_function("() => document.querySelectorAll('.ag-graph').length === 2", timeout=60_000)
+    live = page.locator(".ag-graph").first
+    done, total = counter(live)
+    assert done == total and printed_grad(page) == "None"  # the cell's y.backward() was not run
+
+    live.locator("button[data-action=step]").click()  # →: the first node of the real backward
+    page.wait_for_function("(n) => { const t = document.querySelector('.ag-graph .ag-step-counter').innerText;"
+                           " return Number(t.split('/')[1]) > n; }", arg=total)
+    run_cell(page, 2)
+    assert printed_grad(page) == "None", "the add node ran; x's gradient is not complete yet"
+
+    live.locator("button[data-action=last]").click()  # ▶|: the rest of the real backward
+    page.wait_for_function("() => /backward done/.test(document.querySelector('.ag-graph .ag-caption').innerText)",
+                           timeout=30_000)
+    run_cell(page, 2)
+    assert printed_grad(page) == "tensor(8.)"  # dy/dx = 2x + k = 8
+    x_id = live.evaluate("g => [...g.querySelectorAll('g.ag-node[data-kind=tensor]')]"
+                         ".find(n => n.querySelector('.ag-label').textContent === 'x').dataset.id")
+    assert live.locator(f".ag-grad-badge[data-id={x_id}]").text_content() == "8"
+
+    page.locator(".ag-graph").nth(1).locator("button[data-action=last]").click()  # to the error
+    page.wait_for_selector(".ag-graph g.ag-node.ag-error-node:not(.ag-hidden)")
+    roles = check_contrast(page, "light")
+    assert {"leaf", "constant", "intermediate", "output", "op", "stepped", "error"} <= roles, roles
+    page.screenshot(path=str(ARTIFACTS / "theme-light.png"), full_page=True)
+
+    # Settings > Theme > JupyterLab Dark, through the menu
+    page.locator(".lm-MenuBar-itemLabel", has_text="Settings").click()
+    page.locator(".lm-Menu-itemLabel", has_text="Theme").first.hover()
+    page.locator(".lm-Menu-itemLabel").get_by_text("JupyterLab Dark", exact=True).click()
+    page.wait_for_function("() => document.body.dataset.jpThemeLight === 'false'", timeout=30_000)
+    page.wait_for_timeout(500)  # the theme's stylesheet applies
+    check_contrast(page, "dark")
+    page.screenshot(path=str(ARTIFACTS / "theme-dark.png"), full_page=True)
+    live.screenshot(path=str(ARTIFACTS / "theme-dark-widget.png"))
+    assert [e for e in page.console_errors if "Failed to load resource" not in e] == []
