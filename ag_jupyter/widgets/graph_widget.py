@@ -29,6 +29,9 @@ from .static_svg import static_svg
 
 STATIC = pathlib.Path(__file__).resolve().parent.parent / "static"
 SVG_MIME = "image/svg+xml"
+# The JupyterLab / Notebook 7 extension (js/labextension) renders outputs of this type:
+# the live widget, or the SVG beside it where the widget's model is gone.
+GRAPH_MIME = "application/vnd.ag-jupyter.graph+json"
 DIRECTIONS = ("LR", "TB")
 
 
@@ -218,7 +221,8 @@ class GraphWidget(anywidget.AnyWidget):
 
     def _repr_mimebundle_(self, **kwargs):
         """The widget view plus a static SVG of the final graph (and text): a saved
-        notebook shows the picture where the widget cannot run."""
+        notebook shows the picture where the widget cannot run (JupyterLab and
+        Notebook 7 through ``GRAPH_MIME``'s renderer; nbconvert and GitHub pick the SVG)."""
         bundle = super()._repr_mimebundle_(**kwargs)
         if bundle is None:
             return None
@@ -230,6 +234,8 @@ class GraphWidget(anywidget.AnyWidget):
                 data[SVG_MIME] = self.static_svg()
             except Exception:  # noqa: BLE001 - a broken picture must not hide the live view
                 traceback.print_exc()
+            else:
+                data[GRAPH_MIME] = {"version": 1, "fallback": SVG_MIME}
         return data, metadata
 
     def __repr__(self) -> str:

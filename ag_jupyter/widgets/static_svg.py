@@ -62,9 +62,11 @@ def shape_text(shape) -> str:
 
 
 def tensor_text(node: dict) -> str:
-    """``name [shape]``: the label (or parameter name) and the shape."""
-    name = node.get("label") or node.get("param") or ""
-    return f"{name} {shape_text(node.get('shape'))}".strip()
+    """``name [shape]``, as the widget draws it: the label (else the expression the
+    tracer wrote) and the shape, which a scalar leaves out."""
+    name = node.get("label") or node.get("param") or node.get("expr") or ""
+    shape = node.get("shape")
+    return name if shape == [] and name else f"{name} {shape_text(shape)}".strip()
 
 
 def grad_text(node: dict) -> str | None:
