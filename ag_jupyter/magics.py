@@ -89,6 +89,7 @@ class AutogradMagics(Magics):
         except Exception as error:  # noqa: BLE001 - shown as a usage error, like %timeit's
             raise UsageError(f"%autograd_show {expr}: {type(error).__name__}: {error}") from None
         try:
-            return show(value, live=args.live, names=self.shell.user_ns, source=expr, **_view_options(args))
+            names = None if isinstance(value, dict) else self.shell.user_ns  # a document holds no tensors
+            return show(value, live=args.live, names=names, source=expr, **_view_options(args))
         except (TypeError, ValueError) as error:
             raise UsageError(f"%autograd_show {expr}: {error}") from None
