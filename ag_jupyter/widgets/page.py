@@ -39,13 +39,19 @@ LIVE_NOTE = ("This graph was stepped live in a notebook: the page holds the {ste
 
 def page_state(widget) -> dict:
     """What a page needs to show ``widget`` as it is now: ``{trace, view, note}``."""
-    view = {name: getattr(widget, name) for name in VIEW_TRAITS}
-    view["collapsed"] = list(view["collapsed"])
+    return state_from_traits({name: getattr(widget, name) for name in (*VIEW_TRAITS, "trace", "live")})
+
+
+def state_from_traits(traits: dict) -> dict:
+    """A page's ``{trace, view, note}`` from a GraphWidget's trait values (a live widget's
+    object, or its saved widget state in a notebook's metadata)."""
+    view = {name: traits[name] for name in VIEW_TRAITS if name in traits}
+    view["collapsed"] = list(view.get("collapsed") or [])
     note = ""
-    if widget.live:
+    if traits.get("live"):
         view["playing"] = False
-        note = LIVE_NOTE.format(steps=len(widget.trace.get("events") or ()))
-    return {"trace": widget.trace, "view": view, "note": note}
+        note = LIVE_NOTE.format(steps=len(traits["trace"].get("events") or ()))
+    return {"trace": traits["trace"], "view": view, "note": note}
 
 
 def script_json(value) -> str:
