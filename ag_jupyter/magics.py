@@ -14,6 +14,28 @@ from IPython.core.magic_arguments import argument, magic_arguments, parse_argstr
 from .widgets.cell import AutogradCell, CellOptions
 from .widgets.show import show
 
+HTML_HELP = ("also write the graph as one self-contained HTML page at PATH: it steps with no kernel "
+             "and no network (widget.write_html)")
+
+
+def _page_path(path):
+    """The ``--html`` path, checked before anything runs (a bad one is a UsageError naming it)."""
+    if path is None:
+        return None
+    from .widgets.page import check_target
+
+    try:
+        return check_target(path)
+    except (OSError, ValueError) as error:
+        raise UsageError(f"--html: {error}") from None
+
+
+def _write_page(widget, path) -> None:
+    try:
+        widget.write_html(path)
+    except OSError as error:
+        raise UsageError(f"--html: {error}") from None
+
 
 def _view_options(args) -> dict:
     """The widget traits the shared options ask for; UsageError for a bad value."""
@@ -57,6 +79,7 @@ class AutogradMagics(Magics):
     @argument("--backward", metavar="NAME", help="run NAME.backward() after the cell, inside the trace")
     @_view_arguments
     @argument("-o", "--output", metavar="NAME", help="store the trace (an ag.trace) in the variable NAME")
+    @argument("--html", metavar="PATH", help=HTML_HELP)
     @cell_magic
     def autograd(self, line: str, cell: str):
         """Run the cell under ``ag.trace()`` and show its graph: it builds itself in the
@@ -75,12 +98,19 @@ class AutogradMagics(Magics):
             raise UsageError(f"-o takes a variable name, not {args.output!r}")
         options = CellOptions(backward=args.backward, live=args.live, output=args.output,
                               view=_view_options(args))
-        with AutogradCell(self.shell, cell, options) as run:
-            run.execute()
+        page = _page_path(args.html)
+        run = AutogradCell(self.shell, cell, options)
+        try:
+            with run:
+                run.execute()
+        finally:  # a cell that raised still gets its page: the partial graph, the error marked
+            if page is not None and run.widget is not None:
+                _write_page(run.widget, page)
         return run.widget
 
     @magic_arguments()
     @_view_arguments
+    @argument("--html", metavar="PATH", help=HTML_HELP)
     @argument("expr", nargs="+", help="an expression giving a tensor (ag_jupyter or PyTorch) or a trace")
     @line_magic
     def autograd_show(self, line: str):
@@ -88,11 +118,16 @@ class AutogradMagics(Magics):
         ``make_dot``), or of a trace; tensors are labelled after variables."""
         args = parse_argstring(self.autograd_show, line)
         expr = " ".join(args.expr)
+        page = _page_path(args.html)
         try:
             value = self.shell.ev(expr)
         except Exception as error:  # noqa: BLE001 - shown as a usage error, like %timeit's
             raise UsageError(f"%autograd_show {expr}: {type(error).__name__}: {error}") from None
         try:
-            return show(value, live=args.live, names=self.shell.user_ns, source=expr, **_view_options(args))
+            names = None if isinstance(value, dict) else self.shell.user_ns  # a document holds no tensors
+            widget = show(value, live=args.live, names=names, source=expr, **_view_options(args))
         except (TypeError, ValueError) as error:
             raise UsageError(f"%autograd_show {expr}: {error}") from None
+        if page is not None:
+            _write_page(widget, page)
+        return widget

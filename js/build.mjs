@@ -16,6 +16,26 @@ await build({
   loader: { ".woff2": "dataurl", ".woff": "empty", ".ttf": "empty" },
   logLevel: "info",
 });
+// The kernel-less page (write_html, the ag_html exporter): the same render code
+// as a classic script, so it can be inlined in a page opened from file://.
+await build({
+  entryPoints: ["src/page.js"],
+  bundle: true,
+  format: "iife",
+  outfile: `${outdir}page.js`,
+  minify: true,
+  sourcemap: false,
+  target: ["es2020"],
+  loader: { ".woff2": "dataurl", ".woff": "empty", ".ttf": "empty" },
+  logLevel: "info",
+});
+await build({
+  entryPoints: ["src/page.css"],
+  bundle: true,
+  outfile: `${outdir}page.css`,
+  minify: true,
+  logLevel: "info",
+});
 await build({
   entryPoints: ["src/styles.css"],
   bundle: true,

@@ -13,6 +13,8 @@ summaries and ids.
 """
 from __future__ import annotations
 
+import weakref
+
 from . import document
 from .chain import RunningTotals, local_derivative
 from .records import Records
@@ -38,6 +40,10 @@ class trace_torch:  # noqa: N801 - a context manager named like the function use
         self.graph = TorchGraph(self.records, self.params)
         self._mode = None
         self._totals = RunningTotals()
+        # id(tensor) -> (weak reference, tensor id) for leaves and backward roots, so
+        # ``ag.show(tr, names=...)`` can name them after the block (PyTorch's graph
+        # nodes cannot be referenced weakly, so intermediate tensors cannot be named)
+        self._named: dict = {}
 
     def __enter__(self) -> "trace_torch":
         self._mode = _make_mode_class(self.torch)(self)
@@ -47,6 +53,8 @@ class trace_torch:  # noqa: N801 - a context manager named like the function use
     def __exit__(self, exc_type, exc, tb) -> bool:
         self._mode.__exit__(exc_type, exc, tb)
         self._mode = None
+        for leaf, tensor_id in self.graph.leaves.values():
+            self._remember(leaf, tensor_id)
         self.graph = TorchGraph(self.records)  # let go of PyTorch's nodes and leaves
         self.params = {}
         if exc is not None:
@@ -62,10 +70,31 @@ class trace_torch:  # noqa: N801 - a context manager named like the function use
 
         return json.dumps(self.to_dict(), **kwargs)
 
+    # ----- naming nodes after the fact -----------------------------------------------
+    def node_id(self, tensor) -> str | None:
+        """The id of a leaf's or a backward root's node, or None (also for intermediate tensors)."""
+        entry = self._named.get(id(tensor)) or self.graph.leaves.get(id(tensor))
+        if entry is None:
+            return None
+        held = entry[0]() if isinstance(entry[0], weakref.ref) else entry[0]
+        return entry[1] if held is tensor else None
+
+    def set_label(self, node_id: str, label: str) -> None:
+        self.records.by_id[node_id]["label"] = str(label)
+
+    def _remember(self, tensor, tensor_id: str) -> None:
+        try:
+            self._named[id(tensor)] = (weakref.ref(tensor), tensor_id)
+        except TypeError:  # not weakly referable: it cannot be named later, nothing else changes
+            pass
+
     # ----- one backward -----------------------------------------------------------
     def run_backward(self, func, roots, args, kwargs):
         graph, events = self.graph, self.records.events
         root_ids = graph.add(roots)
+        for root in roots:
+            if isinstance(root, self.torch.Tensor) and root.grad_fn is not None:
+                self._remember(root, graph.ops[id(root.grad_fn)][2])
         events.append({"type": "backward_begin", "roots": root_ids})
         uses: dict = {}
         for src, dst, _ in self.records.edges:

@@ -238,6 +238,15 @@ class GraphWidget(anywidget.AnyWidget):
                 data[GRAPH_MIME] = {"version": 1, "fallback": SVG_MIME}
         return data, metadata
 
+    def write_html(self, path) -> pathlib.Path:
+        """Write this graph as one self-contained HTML page that steps with no kernel
+        (``widgets/page.py``): bundle, styles, fonts and the trace inline, no network
+        request. A live widget writes the steps recorded so far. Returns the path.
+        """
+        from .page import write_html
+
+        return write_html(self, path)
+
     def __repr__(self) -> str:
         title = self.trace.get("title", "")
         nodes = len(self.trace.get("nodes") or ())

@@ -17,6 +17,7 @@ from ..tracing import from_torch, trace, trace_graph, trace_torch
 from .graph_widget import GraphWidget
 from .labels import label_root, label_trace, torch_params
 from .live import LiveBackward
+from .naming import name_torch_trace, name_trace
 
 VIEW_OPTIONS = ("speed", "direction", "selected", "collapsed", "hide_constants", "pass_index",
                 "max_nodes", "source", "animate")
@@ -53,8 +54,10 @@ def show(obj, live: bool = False, *, names: Mapping | None = None, title: str | 
     (``ag.from_torch``). ``live=True`` (ag_jupyter tensors only): the widget
     starts at the end of the forward pass and each step past the end runs one
     node of the real ``backward_stepper(obj)``, so ``.grad`` in the kernel always
-    matches the screen. ``names`` (e.g. ``locals()``) labels tensors after
-    variables, as ``%%autograd`` does. ``view_options`` set the widget's traits
+    matches the screen. ``names`` (e.g. ``locals()``, or ``globals()`` in marimo)
+    labels tensors after variables, as ``%%autograd`` does, for a tensor and for
+    an ``ag.trace`` (which it labels in place); see ``naming.py`` for what an
+    ``ag.trace_torch`` or a document can be named. ``view_options`` set the widget's traits
     (``direction="TB"``, ``speed=2``, ``animate=False``, ``max_nodes=200``...).
     """
     session = None
@@ -87,10 +90,16 @@ def _name_of(obj, names: Mapping | None) -> str | None:
 
 def _document_of(obj, names: Mapping | None, title: str | None) -> dict:
     if isinstance(obj, (trace, trace_torch)):
+        if names is not None:
+            (name_trace if isinstance(obj, trace) else name_torch_trace)(obj, names)
         document = obj.to_dict()
     elif isinstance(obj, Mapping):
         if not isinstance(obj.get("nodes"), list) or not isinstance(obj.get("events"), list):
             raise ValueError("a trace document needs 'nodes' and 'events' lists (see trace.schema.json)")
+        if names is not None:
+            raise ValueError("names= cannot label a trace document (a dict): it holds node ids, not "
+                             "tensors. Pass the ag.trace itself (ag.show(tr, names=...)), or set a "
+                             "node's 'label' in the document")
         document = dict(obj)
     elif _is_torch_tensor(obj):
         document = from_torch(obj, params=torch_params(names or {}), title=title or _name_of(obj, names))
