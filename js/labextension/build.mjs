@@ -14,5 +14,11 @@ try {
   run("jupyter-builder", args); // on PATH in a pip build environment and in a venv with JupyterLab
 } catch (error) {
   if (error.code !== "ENOENT") throw error;
-  run(process.env.PYTHON || "python3", ["-m", "jupyter_builder.main", ...args]);
+  const python = process.env.PYTHON || "python3";
+  try {
+    run(python, ["-m", "jupyter_builder.main", ...args]);
+  } catch {
+    throw new Error(`jupyter-builder is needed to build the JupyterLab extension and ${python} has none: `
+      + "activate the project's virtualenv (pip install -e '.[jupyter]' installs it), or set PYTHON to a Python with it");
+  }
 }

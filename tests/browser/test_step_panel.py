@@ -114,6 +114,7 @@ def test_every_number_on_the_step_panel_is_the_traces(page, site, make):
     path.write_text(json.dumps(doc))
     open_view(page, site, str(path.relative_to(ROOT)), step=0)
     total = len(doc["events"])
+    last_step = max(i for i, e in enumerate(doc["events"]) if e["type"] == "backward_step")
     last_shown: dict = {}  # node id -> what the panel last said it holds
     for index, event in enumerate(doc["events"]):
         page.click("button[data-action=step]")
@@ -146,6 +147,10 @@ def test_every_number_on_the_step_panel_is_the_traces(page, site, make):
                 held = g.get("total") or g["grad"]
                 assert close(numbers(so_far.split("=")[-1]), values(held)), (said, g)
             last_shown[g["node"]] = values(held)
+        if index == last_step:
+            page.locator(".ag-graph").screenshot(path=str(ARTIFACTS / f"step-panel-{make.__name__}.png"))
+    labels = page.eval_on_selector_all("g.ag-node .ag-label", "els => els.map(e => e.textContent)")
+    assert not [label for label in labels if INTERNAL_ID.search(label)], labels
     # the last thing the panel said of each leaf is the engine's .grad
     expected = engine_grads(doc, names)
     assert expected, "the graph has leaves with gradients"
@@ -154,6 +159,4 @@ def test_every_number_on_the_step_panel_is_the_traces(page, site, make):
         badge = page.text_content(f".ag-grad-badge[data-id={node_id}]")
         if grad.size == 1:
             assert close(numbers(badge), list(grad)), badge
-    if make is readme_example:
-        page.locator(".ag-graph").screenshot(path=str(ARTIFACTS / "step-panel-readme-end.png"))
     assert ignore_favicon(page.console_errors) == []
