@@ -5,13 +5,13 @@
 from __future__ import annotations
 
 import keyword
-import math
 
 from IPython.core.error import UsageError
 from IPython.core.magic import Magics, cell_magic, line_magic, magics_class
 from IPython.core.magic_arguments import argument, magic_arguments, parse_argstring
 
 from .widgets.cell import AutogradCell, CellOptions
+from .widgets.contract import check_option
 from .widgets.show import show
 
 HTML_HELP = ("also write the graph as one self-contained HTML page at PATH: it steps with no kernel "
@@ -38,21 +38,16 @@ def _write_page(widget, path) -> None:
 
 
 def _view_options(args) -> dict:
-    """The widget traits the shared options ask for; UsageError for a bad value."""
+    """The widget traits the shared options ask for; UsageError for a bad value (the
+    widget's own rules, ``contract.check_option``), before the cell runs."""
     view = {"animate": not args.no_animate}
-    if args.direction is not None:
-        if args.direction.upper() not in ("LR", "TB"):
-            raise UsageError(f"--direction must be LR or TB, not {args.direction!r}")
-        view["direction"] = args.direction.upper()
-    if args.speed is not None:
-        if not (args.speed > 0 and math.isfinite(args.speed)):
-            raise UsageError(f"--speed is events per second and must be a finite number > 0, "
-                             f"not {args.speed} (try --speed 4)")
-        view["speed"] = args.speed
-    if args.max_nodes is not None:
-        if args.max_nodes < 0:
-            raise UsageError(f"--max-nodes must be >= 0 (0 = no limit), not {args.max_nodes}")
-        view["max_nodes"] = args.max_nodes
+    for name in ("direction", "speed", "max_nodes"):
+        value = getattr(args, name)
+        if value is not None:
+            try:
+                view[name] = check_option(name, value)
+            except ValueError as error:
+                raise UsageError(f"--{name.replace('_', '-')}: {error}") from None
     return view
 
 

@@ -107,7 +107,7 @@ def test_view_options(ip):
 @pytest.mark.parametrize("line, message", [
     ("--direction XY", "LR or TB"),
     ("--speed 0", "must be a finite number > 0"),
-    ("--speed inf", "must be a finite number > 0, not inf (try --speed 4)"),
+    ("--speed inf", "--speed: speed is events per second and must be a finite number > 0, not inf (try 4)"),
     ("--speed nan", "must be a finite number > 0"),
     ("--speed fast", "invalid float"),
     ("--max-nodes -1", ">= 0"),

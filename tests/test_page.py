@@ -140,10 +140,3 @@ def test_autograd_html_with_a_bad_path_fails_before_the_cell_runs(ip, tmp_path):
     assert isinstance(result.error_in_exec, UsageError)
     assert "--html: cannot write the page to" in str(result.error_in_exec) and "missing" in str(result.error_in_exec)
     assert "ran" not in ip.user_ns
-
-
-def test_docstring_examples():
-    import doctest
-
-    outcome = doctest.testmod(page)
-    assert outcome.attempted > 0 and outcome.failed == 0

@@ -1,12 +1,11 @@
 """trace_graph (a graph built before any trace) and naming nodes after the fact."""
 from __future__ import annotations
 
-import doctest
 
 from trace_checks import checked_documents, events, ops  # noqa: F401
 
 import ag_jupyter as ag
-from ag_jupyter.tracing import existing, trace_graph
+from ag_jupyter.tracing import trace_graph
 
 
 def e_graph():
@@ -67,8 +66,3 @@ def test_set_label_and_rename_scope_stay_in_later_documents():
     scopes = [n.get("scope") for n in doc["nodes"] if n["kind"] == "op"]
     assert "model.fc" in scopes and "Net.fc" in scopes  # only the first call's nodes were renamed
     assert any(n.get("label") == "first" for n in doc["nodes"])
-
-
-def test_docstring_example():
-    result = doctest.testmod(existing)
-    assert result.attempted > 0 and result.failed == 0

@@ -12,6 +12,10 @@ HERE = Path(__file__).resolve().parent / "fixtures"
 spec = importlib.util.spec_from_file_location("make_trace_fixtures", HERE / "make_trace_fixtures.py")
 maker = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(maker)
+JS_FIXTURES = Path(__file__).resolve().parents[1] / "js" / "test" / "fixtures"
+js_spec = importlib.util.spec_from_file_location("make_js_fixtures", JS_FIXTURES / "make_js_fixtures.py")
+js_maker = importlib.util.module_from_spec(js_spec)
+js_spec.loader.exec_module(js_maker)
 
 
 def same(a, b, path="doc") -> list:
@@ -37,3 +41,15 @@ def test_fixture_is_what_the_script_writes_and_valid(name):
     differences = same(committed, json.loads(maker.text(maker.FIXTURES[name]())))
     assert not differences, (f"run `python tests/fixtures/make_trace_fixtures.py` to refresh {name}: "
                              + "; ".join(differences[:5]))
+
+
+def test_js_fixtures_are_what_their_script_writes(tmp_path):
+    js_maker.main(tmp_path)
+    written = sorted(p.name for p in tmp_path.glob("*.json"))
+    assert written == sorted(p.name for p in JS_FIXTURES.glob("*.json")), "a JS fixture is missing or stale"
+    for name in written:
+        committed = json.loads((JS_FIXTURES / name).read_text(encoding="utf-8"))
+        validate(committed)
+        differences = same(committed, json.loads((tmp_path / name).read_text(encoding="utf-8")))
+        assert not differences, (f"run `python js/test/fixtures/make_js_fixtures.py` to refresh {name}: "
+                                 + "; ".join(differences[:5]))

@@ -100,16 +100,6 @@ def test_show_a_pytorch_tensor(torch):
         ag.show(y, live=True)
 
 
-@pytest.mark.parametrize("name", ["ag_jupyter.widgets.graph_layout", "ag_jupyter.widgets.static_svg",
-                                  "ag_jupyter.widgets.graph_widget", "ag_jupyter.widgets.show"])
-def test_docstring_examples(name):
-    import doctest
-    import importlib
-
-    result = doctest.testmod(importlib.import_module(name))
-    assert result.attempted > 0 and result.failed == 0
-
-
 def test_show_takes_a_recorded_pytorch_backward():
     torch = pytest.importorskip("torch")
     import ag_jupyter as ag

@@ -17,7 +17,6 @@ moves ``step`` to its end, so ``x.grad`` in the kernel is what the screen shows.
 """
 from __future__ import annotations
 
-import math
 import operator
 import pathlib
 import traceback
@@ -25,6 +24,7 @@ import traceback
 import anywidget
 import traitlets
 
+from .contract import check_document_version, check_option, synced_traits
 from .static_svg import static_svg
 
 STATIC = pathlib.Path(__file__).resolve().parent.parent / "static"
@@ -32,29 +32,22 @@ SVG_MIME = "image/svg+xml"
 # The JupyterLab / Notebook 7 extension (js/labextension) renders outputs of this type:
 # the live widget, or the SVG beside it where the widget's model is gone.
 GRAPH_MIME = "application/vnd.ag-jupyter.graph+json"
-DIRECTIONS = ("LR", "TB")
 
 
-class GraphWidget(anywidget.AnyWidget):
-    """The graph of a trace document, animated forward and stepped backward."""
+# The synced traits are declared once, in contract.json (see contract.py), which the
+# front end reads too; the class below adds their validation and the Python controls.
+_ContractTraits = type("_ContractTraits", (anywidget.AnyWidget,), synced_traits())
+
+
+class GraphWidget(_ContractTraits):
+    """The graph of a trace document, animated forward and stepped backward.
+
+    Its synced traits (``trace``, ``step``, ``playing``, ``speed``, ``direction``,
+    ``selected``, ``collapsed``, ``hide_constants``, ``pass_index``, ``max_nodes``,
+    ``live``, ``source``, ``animate``) are declared in ``contract.json``."""
 
     _esm = STATIC / "widget.js"
     _css = STATIC / "widget.css"
-
-    # The model contract with js/ (the JS engineer implements exactly these names).
-    trace = traitlets.Dict().tag(sync=True)  # the trace document (trace.schema.json)
-    step = traitlets.Int(0).tag(sync=True)  # events applied: 0 = nothing, len(events) = the final state
-    playing = traitlets.Bool(False).tag(sync=True)
-    speed = traitlets.Float(4.0).tag(sync=True)  # events per second while playing
-    direction = traitlets.Unicode("LR").tag(sync=True)  # "LR" or "TB"
-    selected = traitlets.Unicode("").tag(sync=True)  # a node id, or ""
-    collapsed = traitlets.List(traitlets.Unicode()).tag(sync=True)  # nn.Module scopes drawn as one box
-    hide_constants = traitlets.Bool(False).tag(sync=True)
-    pass_index = traitlets.Int(-1).tag(sync=True)  # -1: every pass
-    max_nodes = traitlets.Int(0).tag(sync=True)  # 0: no limit; beyond it the view collapses modules
-    live = traitlets.Bool(False).tag(sync=True)  # stepping past the end runs more of the real backward
-    source = traitlets.Unicode("").tag(sync=True)  # the cell's code, for the code strip
-    animate = traitlets.Bool(True).tag(sync=True)  # False: show the final graph at once
 
     def __init__(self, trace: dict | None = None, **kwargs):
         super().__init__(**({"trace": trace} if trace is not None else {}), **kwargs)
@@ -72,6 +65,10 @@ class GraphWidget(anywidget.AnyWidget):
     @traitlets.validate("trace")
     def _check_trace(self, proposal):
         doc = proposal["value"]
+        try:
+            check_document_version(doc)
+        except ValueError as error:
+            raise traitlets.TraitError(str(error)) from None
         for key in ("nodes", "edges", "events"):
             if key in doc and not isinstance(doc[key], list):
                 raise traitlets.TraitError(f"trace[{key!r}] must be a list, got {type(doc[key]).__name__}")
@@ -81,25 +78,12 @@ class GraphWidget(anywidget.AnyWidget):
     def _clamp_step(self, proposal):
         return min(max(0, proposal["value"]), self.total)
 
-    @traitlets.validate("direction")
-    def _check_direction(self, proposal):
-        value = proposal["value"].upper()
-        if value not in DIRECTIONS:
-            raise traitlets.TraitError(f"direction must be 'LR' or 'TB', got {proposal['value']!r}")
-        return value
-
-    @traitlets.validate("speed")
-    def _check_speed(self, proposal):
-        value = proposal["value"]
-        if not (value > 0 and math.isfinite(value)):
-            raise traitlets.TraitError(f"speed is events per second and must be > 0, got {value!r}")
-        return value
-
-    @traitlets.validate("max_nodes")
-    def _check_max_nodes(self, proposal):
-        if proposal["value"] < 0:
-            raise traitlets.TraitError(f"max_nodes must be >= 0 (0 = no limit), got {proposal['value']}")
-        return proposal["value"]
+    @traitlets.validate("direction", "speed", "max_nodes")
+    def _check_option(self, proposal):
+        try:
+            return check_option(proposal["trait"].name, proposal["value"])
+        except ValueError as error:
+            raise traitlets.TraitError(str(error)) from None
 
     @traitlets.validate("pass_index")
     def _check_pass(self, proposal):
@@ -111,8 +95,7 @@ class GraphWidget(anywidget.AnyWidget):
     @traitlets.observe("trace")
     def _trace_changed(self, change) -> None:
         self._svg_cache = None
-        if self.step > self.total:
-            self.step = self.total
+        self.step = min(self.step, self.total)
         if self.pass_index >= len(self.trace.get("passes") or []) and self.pass_index != -1:
             self.pass_index = -1
 
@@ -123,7 +106,7 @@ class GraphWidget(anywidget.AnyWidget):
             self.step = self.total
 
     # ----- Python control -------------------------------------------------------------
-    def goto(self, n) -> "GraphWidget":
+    def goto(self, n) -> GraphWidget:
         """Show the state after ``n`` events (clamped to ``0..total``)."""
         if isinstance(n, bool):
             raise TypeError(f"goto() takes an event number (an int), got {n!r}")
@@ -135,7 +118,7 @@ class GraphWidget(anywidget.AnyWidget):
         self.step = n  # the validator clamps
         return self
 
-    def next(self) -> "GraphWidget":
+    def next(self) -> GraphWidget:
         """One event forward; in live mode, past the last event, one more node of the real backward."""
         if self.step < self.total:
             self.step += 1
@@ -143,19 +126,19 @@ class GraphWidget(anywidget.AnyWidget):
             self.advance()
         return self
 
-    def back(self) -> "GraphWidget":
+    def back(self) -> GraphWidget:
         """One event back (the kernel's gradients do not go back: see ``advance``)."""
         self.step -= 1
         return self
 
-    def play(self) -> "GraphWidget":
+    def play(self) -> GraphWidget:
         """Start playing (the view advances ``step`` at ``speed``); from the end, start over."""
         if self.step >= self.total and not self.live:
             self.step = 0
         self.playing = True
         return self
 
-    def pause(self) -> "GraphWidget":
+    def pause(self) -> GraphWidget:
         self.playing = False
         return self
 
@@ -191,7 +174,7 @@ class GraphWidget(anywidget.AnyWidget):
                 self.step = self.total
         return True
 
-    def advance_all(self) -> "GraphWidget":
+    def advance_all(self) -> GraphWidget:
         """Live mode: run the rest of the real backward pass and show its end (``▶|``)."""
         if self._live is None or self._live.done:
             return self

@@ -27,11 +27,13 @@ import os
 import pathlib
 import tempfile
 
+from .contract import PAGE_TRAITS
+
 STATIC = pathlib.Path(__file__).resolve().parent.parent / "static"
 PAGE_FILES = ("page.js", "widget.css", "page.css")
-# The view traits a page keeps (``live`` is not one: a page has no kernel to step).
-VIEW_TRAITS = ("step", "playing", "speed", "direction", "selected", "collapsed", "hide_constants",
-               "pass_index", "max_nodes", "source", "animate")
+# The view traits a page keeps, as contract.json marks them (``live`` is not one: a
+# page has no kernel to step).
+VIEW_TRAITS = PAGE_TRAITS
 LIVE_NOTE = ("This graph was stepped live in a notebook: the page holds the {steps} steps recorded "
              "when it was written. Stepping the backward pass further runs it for real and needs a "
              "kernel: open the notebook to go on.")

@@ -14,13 +14,11 @@ from collections.abc import Mapping
 
 from ..tensor import TENSOR_TYPES
 from ..tracing import from_torch, trace, trace_graph, trace_torch
+from .contract import OPTIONS as VIEW_OPTIONS
 from .graph_widget import GraphWidget
 from .labels import label_root, label_trace, torch_params
 from .live import LiveBackward
 from .naming import name_torch_trace, name_trace
-
-VIEW_OPTIONS = ("speed", "direction", "selected", "collapsed", "hide_constants", "pass_index",
-                "max_nodes", "source", "animate")
 
 
 def _is_torch_tensor(obj) -> bool:

@@ -13,12 +13,13 @@ import { createCodeStrip } from "./codestrip.js";
 import { createStepPanel } from "./steppanel.js";
 import { exportSVG, exportPNG } from "./export.js";
 import { trait } from "./host.js";
+import { documentProblem } from "./contract.js";
 
 const LAYOUT_TRAITS = ["trace", "collapsed", "hide_constants", "pass_index", "max_nodes", "direction"];
 const VIEW_TRAITS = ["step", "selected", "playing", "speed", "source", "animate", "live"];
 
 export function mountWidget(model, el, host) {
-  const get = (name, fallback) => trait(model, name, fallback);
+  const get = (name) => trait(model, name);
   const set = (values) => { for (const [k, v] of Object.entries(values)) model.set(k, v); model.save_changes(); };
   const root = document.createElement("div");
   root.className = "ag-graph";
@@ -38,12 +39,22 @@ export function mountWidget(model, el, host) {
   const graph = createGraphView(canvas, { onSelect: (id) => set({ selected: id }), onOpen: toggleScope });
   const inspector = createInspector(main, { onOpen: toggleScope });
   const panel = createStepPanel(root);
+  const problem = document.createElement("div");
+  problem.className = "ag-doc-problem";
+  problem.hidden = true;
+  root.insertBefore(problem, root.firstChild);
 
   function relayout() {
     index = host.getIndex();
-    const options = { collapsed: get("collapsed", []), expanded: [...expanded], hideConstants: !!get("hide_constants", false),
-      maxNodes: get("max_nodes", 0), passIndex: get("pass_index", -1) };
-    const direction = get("direction", "LR") === "TB" ? "TB" : "LR";
+    // A document of another major version would draw wrong: say so instead of drawing it.
+    const why = documentProblem(index.doc);
+    problem.hidden = !why;
+    problem.textContent = why || "";
+    main.hidden = controls.element.hidden = !!why;
+    if (why) return;
+    const options = { collapsed: get("collapsed"), expanded: [...expanded], hideConstants: !!get("hide_constants"),
+      maxNodes: get("max_nodes"), passIndex: get("pass_index") };
+    const direction = get("direction") === "TB" ? "TB" : "LR";
     const key = JSON.stringify([options, direction, index.nodes.size, index.edges.length]);
     if (key === layoutKey && display) { segments = phaseSegments(index); refresh(); return; }
     layoutKey = key;
@@ -59,30 +70,32 @@ export function mountWidget(model, el, host) {
 
   // The automatic view keeps labels readable; the "fit" button shows everything.
   function autoFit() {
-    const current = stateAt(index, get("step", 0)).current;
+    if (!display) return;
+    const current = stateAt(index, get("step")).current;
     graph.fit({ minScale: 0.7, focus: display && display.groupOf.get(current) });
   }
 
   function refresh() {
     if (host.getIndex() !== index) { relayout(); return; }
-    const state = stateAt(index, get("step", 0));
+    if (!problem.hidden) return;
+    const state = stateAt(index, get("step"));
     const ds = displayState(display, state);
-    const selected = get("selected", "");
+    const selected = get("selected");
     graph.update(ds, { selected, added: passMarks && passMarks.added,
       unused: passMarks && new Set(passMarks.unused.map((id) => display.groupOf.get(id))),
       errorType: state.error ? state.error.type : "" });
-    if (get("playing", false) && ds.current) graph.reveal(ds.current);
-    root.classList.toggle("ag-animate", !!get("animate", true));
+    if (get("playing") && ds.current) graph.reveal(ds.current);
+    root.classList.toggle("ag-animate", !!get("animate"));
     root.dataset.phase = state.phase;
-    const { min, max } = passRange(index, get("pass_index", -1));
+    const { min, max } = passRange(index, get("pass_index"));
     const sel = selectedScope(selected);
-    controls.update({ step: state.step, total: state.total, min, max, playing: !!get("playing", false),
-      speed: get("speed", 4), direction: get("direction", "LR"), hideConstants: !!get("hide_constants", false),
-      segments, passOptions: passes, passIndex: get("pass_index", -1),
+    controls.update({ step: state.step, total: state.total, min, max, playing: !!get("playing"),
+      speed: get("speed"), direction: get("direction"), hideConstants: !!get("hide_constants"),
+      segments, passOptions: passes, passIndex: get("pass_index"),
       collapseText: sel && sel.open ? "expand" : "collapse", canCollapse: !!sel });
     const currentNode = index.nodes.get(state.current);
-    strip.show((state.error && state.error.line) || (currentNode && currentNode.line) || null, get("source", ""));
-    panel.show(index, state, { defer: !!get("playing", false) });
+    strip.show((state.error && state.error.line) || (currentNode && currentNode.line) || null, get("source"));
+    panel.show(index, state, { defer: !!get("playing") });
     inspector.show(selected, index, state, display);
     root.title = passMarks ? passMarks.text : "";
   }
@@ -100,7 +113,7 @@ export function mountWidget(model, el, host) {
   function toggleScope(id) {
     const sel = selectedScope(id);
     if (!sel) return;
-    const collapsed = get("collapsed", []);
+    const collapsed = get("collapsed");
     if (sel.open) {
       if (collapsed.includes(sel.scope)) set({ collapsed: collapsed.filter((s) => s !== sel.scope), selected: "" });
       else { expanded.add(sel.scope); set({ selected: "" }); relayout(); }
@@ -116,10 +129,10 @@ export function mountWidget(model, el, host) {
       case "play": host.dispatch({ type: "toggle" }); break;
       case "goto": host.dispatch({ type: "goto", step: value }); break;
       case "speed": set({ speed: value }); break;
-      case "direction": set({ direction: get("direction", "LR") === "TB" ? "LR" : "TB" }); break;
+      case "direction": set({ direction: get("direction") === "TB" ? "LR" : "TB" }); break;
       case "fit": graph.fit(); break;
-      case "collapse": toggleScope(get("selected", "")); break;
-      case "constants": set({ hide_constants: !get("hide_constants", false) }); break;
+      case "collapse": toggleScope(get("selected")); break;
+      case "constants": set({ hide_constants: !get("hide_constants") }); break;
       case "pass": {
         const { max } = passRange(host.getIndex(), value);
         set({ pass_index: value, step: max, selected: "", playing: false });
@@ -165,6 +178,7 @@ export function mountWidget(model, el, host) {
     for (const [name, fn] of handlers) model.off(name, fn);
     root.removeEventListener("keydown", onKey);
     graph.destroy();
+    panel.destroy();
     root.remove();
   };
 }

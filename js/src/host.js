@@ -3,13 +3,20 @@
 // twice. Views send player actions here; the timeline.js reducer decides, the host
 // writes `step` / `playing` back to the model (and so to Python).
 import { indexTrace, passRange, player, tickDelay, canAdvance } from "./timeline.js";
+import { TRAIT_DEFAULTS } from "./contract.js";
 
-/** Read a trait with a default (the Python side may not define every trait). */
-export function trait(model, name, fallback) {
+/** Read a trait, with the contract's default where the model lacks it (an older
+ * Python side, a page written before the trait existed). */
+/**
+ * @param {import("./document.js").WidgetModel} model
+ * @param {string} name
+ */
+export function trait(model, name) {
   const v = model.get(name);
-  return v === undefined || v === null ? fallback : v;
+  return v === undefined || v === null ? TRAIT_DEFAULTS[name] : v;
 }
 
+/** @param {import("./document.js").WidgetModel} model */
 export function createHost(model) {
   let traceRef, index = indexTrace(null), timer = null, pending = false;
   const handlers = [];
@@ -23,9 +30,9 @@ export function createHost(model) {
 
   function snapshot() {
     const idx = getIndex();
-    const live = !!trait(model, "live", false);
-    return { step: trait(model, "step", 0), playing: !!trait(model, "playing", false), live,
-      canAdvance: live && canAdvance(idx), ...passRange(idx, trait(model, "pass_index", -1)) };
+    const live = !!trait(model, "live");
+    return { step: trait(model, "step"), playing: !!trait(model, "playing"), live,
+      canAdvance: live && canAdvance(idx), ...passRange(idx, trait(model, "pass_index")) };
   }
 
   /** Apply a player action ({type: first|back|step|last|play|pause|toggle|tick|goto}). */
@@ -46,8 +53,8 @@ export function createHost(model) {
   function schedule() {
     clearTimeout(timer);
     timer = null;
-    if (trait(model, "playing", false)) {
-      timer = setTimeout(() => dispatch({ type: "tick" }), tickDelay(trait(model, "speed", 4)));
+    if (trait(model, "playing")) {
+      timer = setTimeout(() => dispatch({ type: "tick" }), tickDelay(trait(model, "speed")));
     }
   }
 
@@ -55,9 +62,9 @@ export function createHost(model) {
   function onTrace() {
     pending = false;
     const idx = getIndex();
-    const { min, max } = passRange(idx, trait(model, "pass_index", -1));
-    const step = trait(model, "step", 0);
-    const want = trait(model, "animate", true) || trait(model, "live", false) ? Math.min(Math.max(step, min), max) : max;
+    const { min, max } = passRange(idx, trait(model, "pass_index"));
+    const step = trait(model, "step");
+    const want = trait(model, "animate") || trait(model, "live") ? Math.min(Math.max(step, min), max) : max;
     if (want !== step) { model.set("step", want); model.save_changes(); }
   }
 
@@ -68,8 +75,8 @@ export function createHost(model) {
   on("change:step", () => { pending = false; schedule(); });
   on("change:trace", onTrace);
   on("change:pass_index", () => { // Python chose a pass: show its final state
-    const { min, max } = passRange(getIndex(), trait(model, "pass_index", -1));
-    const step = trait(model, "step", 0);
+    const { min, max } = passRange(getIndex(), trait(model, "pass_index"));
+    const step = trait(model, "step");
     if (step < min || step > max) { model.set("step", max); model.save_changes(); }
   });
   onTrace();

@@ -3,12 +3,15 @@
 // Pure: no DOM, tested in Node. Change events fire synchronously on set, as
 // Backbone's do in a notebook; a listener added during an event waits for the next.
 
+import { PAGE_TRAITS, TRAIT_DEFAULTS } from "./contract.js";
+
 /**
  * @param {object} initial  trait values (the trace document and the view state)
  * @param {{onSend?: (msg: object) => void}} [options]  where custom messages go
  *   (a page has no kernel: live mode's `advance` request lands here)
  */
-export function createPageModel(initial, { onSend } = {}) {
+export function createPageModel(initial, { onSend = undefined } = {}) {
+  /** @type {Record<string, any>} */
   const values = { ...initial };
   const listeners = new Map();
 
@@ -44,10 +47,10 @@ export function createPageModel(initial, { onSend } = {}) {
   };
 }
 
-/** The view traits a page starts from: the widget's, with defaults for any it lacks. */
+/** The view traits a page starts from: the widget's, with the contract's defaults for
+ * any it lacks. */
 export const VIEW_DEFAULTS = Object.freeze({
-  step: 0, playing: false, speed: 4, direction: "LR", selected: "", collapsed: [], hide_constants: false,
-  pass_index: -1, max_nodes: 0, live: false, source: "", animate: true,
+  ...Object.fromEntries(PAGE_TRAITS.map((name) => [name, TRAIT_DEFAULTS[name]])), live: false,
 });
 
 /**
@@ -59,6 +62,7 @@ export function pageValues(state) {
     throw new Error("ag_jupyter page: the graph's data is missing or is not a trace document");
   }
   const view = state.view && typeof state.view === "object" ? state.view : {};
+  /** @type {Record<string, any>} */
   const values = { ...VIEW_DEFAULTS };
   for (const key of Object.keys(VIEW_DEFAULTS)) if (key in view) values[key] = view[key];
   values.live = false;

@@ -5,10 +5,20 @@
 
 const BACKWARD = new Set(["backward_begin", "backward_step", "accumulate"]);
 
-/** Indexes a trace document once: lookups the other modules need per step. */
+/** @typedef {import("./document.js").TraceDocument} TraceDocument */
+/** @typedef {import("./document.js").TraceNode} TraceNode */
+/** @typedef {import("./document.js").TraceEvent} TraceEvent */
+
+/**
+ * Indexes a trace document once: lookups the other modules need per step.
+ * @param {TraceDocument | null | undefined} trace
+ */
 export function indexTrace(trace) {
+  /** @type {TraceDocument} */
   const doc = trace && Array.isArray(trace.nodes) ? trace : { nodes: [], edges: [], events: [], passes: [] };
-  const nodes = new Map(), createdAt = new Map(), nodePass = new Map();
+  /** @type {Map<string, TraceNode>} */
+  const nodes = new Map();
+  const createdAt = new Map(), nodePass = new Map();
   for (const node of doc.nodes) nodes.set(node.id, node);
   const events = doc.events || [];
   events.forEach((e, i) => {
@@ -38,6 +48,10 @@ export const edgeKey = (src, dst) => `${src}>${dst}`;
 
 /** The role that colours a tensor: leaf (requires grad: parameters and inputs),
  * constant, output (a backward root, or nothing consumes it) or intermediate. */
+/**
+ * @param {ReturnType<typeof indexTrace>} index
+ * @param {TraceNode} node
+ */
 export function tensorRole(index, node) {
   if (node.kind !== "tensor") return node.kind;
   if (!node.requires_grad) return "constant";
@@ -54,7 +68,11 @@ export function eventNode(event) {
   return null;
 }
 
-/** The view after `step` events (0 = nothing shown). */
+/**
+ * The view after `step` events (0 = nothing shown).
+ * @param {ReturnType<typeof indexTrace>} index
+ * @param {number} step
+ */
 export function stateAt(index, step) {
   const total = index.events.length;
   step = clamp(step, 0, total);

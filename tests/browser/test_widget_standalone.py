@@ -125,3 +125,16 @@ def test_pass_selector_marks_unused_parameters(page, site):
     assert counter(page) == f"{first['first_event'] + 1} / {total}", "|◀ lands on the pass's first event"
     page.select_option("select.ag-pass", "2")
     assert page.locator("g.ag-node.ag-pass-added").count() > 0  # mid runs twice, once in pass 1
+
+
+def test_a_document_of_another_major_version_shows_a_message_not_a_drawing(page, site):
+    doc = json.loads((ROOT / "js" / "test" / "fixtures" / "e_labelled.json").read_text())
+    doc["version"] = "2.0"
+    path = ROOT / "test-artifacts" / "docs" / "version_2.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(doc))
+    page.goto(site + "?doc=../../test-artifacts/docs/version_2.json&step=0")
+    page.wait_for_function("window.viewReady === true", timeout=30_000)
+    assert "version 2.0 trace document" in page.locator(".ag-doc-problem").inner_text()
+    assert page.locator(".ag-canvas g.ag-node:visible").count() == 0
+    assert ignore_favicon(page.console_errors) == []
