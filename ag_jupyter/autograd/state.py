@@ -3,7 +3,8 @@
 ``listener`` is the engine's one observer seam (Chainer's function hooks are the
 model). It is ``None`` unless a tracer is active, so the cost on every op is one
 ``is None`` check. The engine never imports whoever listens; a listener is any
-object with these methods:
+``autograd.listener.Listener`` (whose callbacks do nothing by default and pass
+everything on to the listener it replaced). The callbacks:
 
 - ``on_leaf(tensor)``: a creation function made a tensor (``ag.tensor``, ``randn``...)
   or ``requires_grad_()`` turned one into a differentiable leaf;

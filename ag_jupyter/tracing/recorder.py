@@ -17,6 +17,7 @@ import numpy
 
 from ..autograd import hooks
 from ..tensor import TENSOR_TYPES
+from ..autograd.listener import Listener
 from .chain import RunningTotals, local_derivative
 from .op_info import by_torch_name, describe
 from .records import Records
@@ -42,19 +43,20 @@ def constant(x):
     return repr(x)[:80]
 
 
-class Recorder(Records):
+class Recorder(Records, Listener):
     """Records what the engine does while it is the listener (or a child's parent)."""
 
     def __init__(self, title: str | None = None, exact_stats: bool = False):
         super().__init__(title, "ag_jupyter")
         self.exact = exact_stats
-        self.parent = None
+        self.parent = None  # Listener: the listener active when this trace began hears everything too
         self.leaves: dict = {}  # id(leaf tensor) -> (weakref, tensor id)
         self.ops: dict = {}  # id(graph node) -> (weakref, op id or None, output tensor id)
         self.inputs: dict = {}  # op id -> tensor id (or None) per input position
         self.params: dict = {}  # tensor id -> weakref of a leaf that requires grad
         self.reported: list = []  # (id, type, message) of errors already marked at their op
         self._scope: list = []
+        self.root_calls: list = []  # [scope path, weakref of the module, first node, stop node] per outermost call
         self._pending: list = []  # accumulate events waiting for the step that caused them
         self._cache = SummaryCache(exact_stats)
         self._totals = RunningTotals()
@@ -96,7 +98,7 @@ class Recorder(Records):
         self.by_id[tensor_id]["requires_grad"] = True
 
     # ----- forward ----------------------------------------------------------------
-    def _leaf(self, t) -> None:
+    def leaf_made(self, t) -> None:
         if t.grad_fn is not None:
             return  # requires_grad_() on a computed tensor changes nothing
         entry = self.leaves.get(id(t))
@@ -106,9 +108,9 @@ class Recorder(Records):
             return
         self._new_leaf(t, "leaf", user_line(1))
 
-    def _op(self, node, inputs, output) -> None:
+    def op_ran(self, node, inputs, output) -> None:
         # The hot path of a traced forward: plain dicts and lists, few calls.
-        line = user_line(3)  # past _op, on_op and apply, which are ours
+        line = user_line(3)  # past op_ran, the listener's dispatch and apply, which are ours
         scope = self._scope[-1] if self._scope else None
         data = output._data
         tensor_id = self.tensor_id
@@ -177,7 +179,7 @@ class Recorder(Records):
             saved.append({"node": None, "output": True})
         return saved
 
-    def _op_error(self, op_name: str, inputs, error) -> None:
+    def op_failed(self, op_name: str, inputs, error) -> None:
         line = user_line(1)
         described, input_ids = [], []
         for arg, x in enumerate(inputs):
@@ -207,24 +209,28 @@ class Recorder(Records):
         self.events.append({"type": "error", "error_type": type(error).__name__,
                             "message": str(error), "line": line})
 
-    def _module_enter(self, path: str, module) -> None:
+    def module_entered(self, path: str, module) -> None:
         if not self._scope:  # the outermost module names every parameter, used or not
             named = getattr(module, "named_parameters", None)
             for name, p in (named() if callable(named) else ()):
                 record = self.by_id[self.tensor_id(p)]
                 record.setdefault("label", name)  # as named_parameters() and state_dict() name it
                 record["param"] = name
+            # which nodes this call made, so its scope can take the user's name for the module later
+            self.root_calls.append([path, _ref(module), len(self.nodes), None])
         self._scope.append(path or None)
 
-    def _module_exit(self, path: str, module) -> None:
+    def module_exited(self, path: str, module) -> None:
         scope = self._scope
         if scope and scope[-1] == (path or None):
             scope.pop()
         elif (path or None) in scope:  # an exit skipped by an exception: unwind to it
             del scope[len(scope) - 1 - scope[::-1].index(path or None):]
+        if not scope and self.root_calls and self.root_calls[-1][3] is None:
+            self.root_calls[-1][3] = len(self.nodes)
 
     # ----- backward ---------------------------------------------------------------
-    def _backward_begin(self, roots) -> None:
+    def backward_began(self, roots) -> None:
         self._cache.clear()
         adopt(self, roots)
         self.events.append({"type": "backward_begin", "roots": [self.tensor_id(r) for r in roots]})
@@ -240,7 +246,7 @@ class Recorder(Records):
                 priors[tensor_id] = t.grad._data
         self._totals.begin(uses, priors)
 
-    def _backward_step(self, step) -> None:
+    def backward_stepped(self, step) -> None:
         node = step.node
         entry = self.ops.get(id(node))
         if entry is None or entry[0]() is not node or entry[1] is None:
@@ -288,7 +294,7 @@ class Recorder(Records):
                     self.events.append({"type": "accumulate", "node": out_id, "grad": summary,
                                         "retained": True})
 
-    def _accumulate(self, t, grad) -> None:
+    def grad_accumulated(self, t, grad) -> None:
         tensor_id = self.tensor_id(t)
         summary = self._cache.get(_array(grad))
         self.by_id[tensor_id]["grad"] = summary
@@ -299,7 +305,7 @@ class Recorder(Records):
             self.events.extend(self._pending)
             self._pending.clear()
 
-    def _backward_end(self, completed: bool) -> None:
+    def backward_ended(self, completed: bool) -> None:
         self._flush()
         grad_none = []
         for tensor_id, ref in self.params.items():
@@ -310,79 +316,7 @@ class Recorder(Records):
         self._cache.clear()
         self._totals.end()
 
-    # ----- the listener protocol (autograd/state.py): record, then pass on --------
-    def _fault(self, where: str, error: Exception) -> None:
+    # ----- Listener (autograd/listener.py): the handlers above, then the parent ------------
+    def fault(self, callback: str, error: Exception) -> None:
         """A tracer bug must not break the user's program: note it in the document."""
-        self.warn(f"the tracer failed in {where}: {type(error).__name__}: {error}")
-
-    def on_leaf(self, tensor) -> None:
-        try:
-            self._leaf(tensor)
-        except Exception as error:  # noqa: BLE001 - see _fault
-            self._fault("on_leaf", error)
-        if self.parent is not None:
-            self.parent.on_leaf(tensor)
-
-    def on_op(self, node, inputs, output) -> None:
-        try:
-            self._op(node, inputs, output)
-        except Exception as error:  # noqa: BLE001
-            self._fault("on_op", error)
-        if self.parent is not None:
-            self.parent.on_op(node, inputs, output)
-
-    def on_op_error(self, op_name, inputs, error) -> None:
-        try:
-            self._op_error(op_name, inputs, error)
-        except Exception as fault:  # noqa: BLE001
-            self._fault("on_op_error", fault)
-        if self.parent is not None:
-            self.parent.on_op_error(op_name, inputs, error)
-
-    def on_backward_begin(self, roots) -> None:
-        try:
-            self._backward_begin(roots)
-        except Exception as error:  # noqa: BLE001
-            self._fault("on_backward_begin", error)
-        if self.parent is not None:
-            self.parent.on_backward_begin(roots)
-
-    def on_backward_step(self, step) -> None:
-        try:
-            self._backward_step(step)
-        except Exception as error:  # noqa: BLE001
-            self._fault("on_backward_step", error)
-        if self.parent is not None:
-            self.parent.on_backward_step(step)
-
-    def on_accumulate(self, tensor, grad) -> None:
-        try:
-            self._accumulate(tensor, grad)
-        except Exception as error:  # noqa: BLE001
-            self._fault("on_accumulate", error)
-        if self.parent is not None:
-            self.parent.on_accumulate(tensor, grad)
-
-    def on_backward_end(self, completed) -> None:
-        try:
-            self._backward_end(completed)
-        except Exception as error:  # noqa: BLE001
-            self._fault("on_backward_end", error)
-        if self.parent is not None:
-            self.parent.on_backward_end(completed)
-
-    def on_module_enter(self, path, module) -> None:
-        try:
-            self._module_enter(path, module)
-        except Exception as error:  # noqa: BLE001
-            self._fault("on_module_enter", error)
-        if self.parent is not None:
-            self.parent.on_module_enter(path, module)
-
-    def on_module_exit(self, path, module) -> None:
-        try:
-            self._module_exit(path, module)
-        except Exception as error:  # noqa: BLE001
-            self._fault("on_module_exit", error)
-        if self.parent is not None:
-            self.parent.on_module_exit(path, module)
+        self.warn(f"the tracer failed in {callback}: {type(error).__name__}: {error}")

@@ -39,7 +39,7 @@ from ..tracing import trace
 from .graph_widget import GraphWidget
 from .labels import label_trace
 from .live import LiveBackward
-from .scopes import watching_root_modules
+from .scopes import rename_root_scopes
 from .show import build_widget
 
 
@@ -62,21 +62,13 @@ class AutogradCell:
         self.options = options
         self.trace = trace(title=_title(cell))
         self.widget: GraphWidget | None = None
-        self._watch = None
-        self._watcher = None
         self._live: LiveBackward | None = None
         self._body = self._last = None  # code objects, made by _compile on entry
         self._quiet = False
 
     def __enter__(self) -> "AutogradCell":
         self._compile()  # before tracing: a SyntaxError is IPython's usual message, with no graph
-        self._watch = watching_root_modules(self.trace)
-        self._watcher = self._watch.__enter__()
-        try:
-            self.trace.__enter__()
-        except BaseException:
-            self._watch.__exit__(None, None, None)
-            raise
+        self.trace.__enter__()
         return self
 
     def _compile(self) -> None:
@@ -170,13 +162,10 @@ class AutogradCell:
         __tracebackhide__ = True  # noqa: F841
         if isinstance(exc, UsageError):  # a bad option, not an error of the cell's code
             exc_type = exc = tb = None
-        try:
-            self.trace.__exit__(exc_type, exc, tb)  # marks the error, if any; the listener goes back
-        finally:
-            self._watch.__exit__(None, None, None)
+        self.trace.__exit__(exc_type, exc, tb)  # marks the error, if any; the listener goes back
         names = self.shell.user_ns
         label_trace(self.trace, names)
-        self._watcher.rename(names)
+        rename_root_scopes(self.trace, names)
         if self.options.output:
             names[self.options.output] = self.trace
         live = None if exc is not None else self._live

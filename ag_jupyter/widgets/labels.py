@@ -21,7 +21,7 @@ from ..nn import Module
 from ..tensor import TENSOR_TYPES
 
 
-def _public(names: Mapping) -> list:
+def public_names(names: Mapping) -> list:
     return [(name, value) for name, value in list(names.items())
             if isinstance(name, str) and not name.startswith("_")]
 
@@ -29,7 +29,7 @@ def _public(names: Mapping) -> list:
 def label_trace(tr, names: Mapping) -> dict:
     """Label the nodes of trace ``tr`` after the variables in ``names``; return
     ``{node id: label}`` for the labels written."""
-    items = _public(names)
+    items = public_names(names)
     by_node: dict = {}
     for name, value in items:
         if value.__class__ in TENSOR_TYPES:
@@ -56,11 +56,11 @@ def torch_params(names: Mapping) -> dict:
     if torch is None:  # nobody imported torch, so no torch tensor can be in the namespace
         return {}
     found: dict = {}
-    for name, value in _public(names):
+    for name, value in public_names(names):
         if isinstance(value, torch.nn.Module):
             for dotted, param in value.named_parameters():
                 found.setdefault(dotted, param)
-    for name, value in _public(names):  # a variable's own name wins over a dotted one
+    for name, value in public_names(names):  # a variable's own name wins over a dotted one
         if isinstance(value, torch.Tensor) and value.is_leaf:
             for dotted in [k for k, v in found.items() if v is value]:
                 del found[dotted]
@@ -71,7 +71,7 @@ def torch_params(names: Mapping) -> dict:
 def label_root(doc: dict, root, names: Mapping) -> None:
     """Label the output of a PyTorch document with the variable that holds ``root``:
     the tensor node nothing consumes, made last (PyTorch keeps no other tensor names)."""
-    holders = [name for name, value in _public(names) if value is root]
+    holders = [name for name, value in public_names(names) if value is root]
     if not holders:
         return
     sources = {e["src"] for e in doc["edges"]}

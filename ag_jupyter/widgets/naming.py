@@ -19,26 +19,15 @@ from __future__ import annotations
 import sys
 from collections.abc import Mapping
 
-from ..nn import Module
-from .labels import label_trace
-
-
-def _public(names: Mapping) -> list:
-    return [(name, value) for name, value in list(names.items())
-            if isinstance(name, str) and not name.startswith("_")]
+from .labels import label_trace, public_names
+from .scopes import rename_root_scopes
 
 
 def name_trace(tr, names: Mapping) -> dict:
     """Label an ``ag.trace`` after ``names`` (tensors, parameters, root module scopes);
     return ``{node id: label}`` for the labels written."""
     written = label_trace(tr, names)
-    by_class: dict = {}
-    for name, value in _public(names):
-        if isinstance(value, Module):
-            by_class.setdefault(type(value).__name__, set()).add(name)
-    for class_name, holders in by_class.items():
-        if len(holders) == 1:  # two variables with one class: which is which is unknowable here
-            tr.rename_scope(class_name, holders.pop())
+    rename_root_scopes(tr, names)
     return written
 
 
@@ -48,7 +37,7 @@ def name_torch_trace(tr, names: Mapping) -> dict:
     torch = sys.modules.get("torch")
     if torch is None:
         return {}
-    items = _public(names)
+    items = public_names(names)
     by_node: dict = {}
     for name, value in items:
         if isinstance(value, torch.Tensor):
