@@ -47,7 +47,8 @@ def _view_options(args) -> dict:
             try:
                 view[name] = check_option(name, value)
             except ValueError as error:
-                raise UsageError(f"--{name.replace('_', '-')}: {error}") from None
+                # the rule's own words, named as the option is typed: "--max-nodes must be >= 0 ..."
+                raise UsageError(f"--{name.replace('_', '-')}{str(error)[len(name):]}") from None
     return view
 
 

@@ -14,3 +14,8 @@ settings.load_profile("default")
 @pytest.fixture
 def torch():
     return pytest.importorskip("torch")
+
+
+# Every test, in every module: each trace document it builds is validated against the
+# schema when it ends, and it may not leave a listener in the engine's seam.
+from trace_checks import checked_documents  # noqa: E402,F401

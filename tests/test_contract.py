@@ -39,7 +39,7 @@ def test_a_document_of_another_major_version_is_refused_with_what_to_do():
     doc = tr.to_dict()
     assert doc["version"].split(".")[0] == str(CONTRACT["document"]["major"])
     GraphWidget(trace=doc)  # this version draws
-    doc["version"] = "2.0"
+    doc = {**doc, "version": "2.0"}  # a copy: the document the trace built stays valid
     with pytest.raises(traitlets.TraitError, match="version 2.0 trace document; this ag_jupyter reads version 1.x"):
         GraphWidget(trace=doc)
     with pytest.raises(traitlets.TraitError, match="make the document again"):

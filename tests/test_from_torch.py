@@ -4,7 +4,7 @@ from __future__ import annotations
 import sys
 
 import pytest
-from trace_checks import checked_documents, events, inputs_of, node, ops, output_of, tensors  # noqa: F401
+from trace_checks import events, inputs_of, node, ops, output_of, tensors
 
 import ag_jupyter as ag
 

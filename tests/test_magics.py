@@ -8,7 +8,7 @@ pytest.importorskip("anywidget")
 from IPython.core.error import UsageError  # noqa: E402
 from IPython.testing import globalipapp  # noqa: E402
 from IPython.utils.capture import capture_output  # noqa: E402
-from trace_checks import checked_documents, events  # noqa: E402,F401
+from trace_checks import events
 
 import ag_jupyter as ag  # noqa: E402
 from ag_jupyter.autograd import state  # noqa: E402
@@ -107,7 +107,7 @@ def test_view_options(ip):
 @pytest.mark.parametrize("line, message", [
     ("--direction XY", "LR or TB"),
     ("--speed 0", "must be a finite number > 0"),
-    ("--speed inf", "--speed: speed is events per second and must be a finite number > 0, not inf (try 4)"),
+    ("--speed inf", "--speed is events per second and must be a finite number > 0, not inf (try 4)"),
     ("--speed nan", "must be a finite number > 0"),
     ("--speed fast", "invalid float"),
     ("--max-nodes -1", ">= 0"),

@@ -12,7 +12,6 @@ import pytest
 pytest.importorskip("anywidget")
 from IPython.core.error import UsageError  # noqa: E402
 from IPython.testing import globalipapp  # noqa: E402
-from trace_checks import checked_documents  # noqa: E402,F401
 
 import ag_jupyter as ag  # noqa: E402
 from ag_jupyter.widgets import page  # noqa: E402

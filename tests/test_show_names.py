@@ -5,7 +5,6 @@ from __future__ import annotations
 import pytest
 
 pytest.importorskip("anywidget")
-from trace_checks import checked_documents  # noqa: E402,F401
 
 import ag_jupyter as ag  # noqa: E402
 

@@ -6,7 +6,6 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
-from trace_checks import checked_documents  # noqa: F401 - validates every document built here
 
 import ag_jupyter as ag
 from ag_jupyter.widgets.graph_layout import layered

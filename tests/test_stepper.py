@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import numpy
 import pytest
-from trace_checks import checked_documents, events, ops  # noqa: F401
+from trace_checks import events, ops
 
 import ag_jupyter as ag
 from ag_jupyter.autograd import state

@@ -5,7 +5,7 @@ import gc
 import weakref
 
 import pytest
-from trace_checks import checked_documents, events, inputs_of, node, ops, output_of, tensors  # noqa: F401
+from trace_checks import events, inputs_of, node, ops, output_of, tensors
 
 import ag_jupyter as ag
 from ag_jupyter.autograd import state

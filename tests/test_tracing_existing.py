@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 
-from trace_checks import checked_documents, events, ops  # noqa: F401
+from trace_checks import events, ops
 
 import ag_jupyter as ag
 from ag_jupyter.tracing import trace_graph

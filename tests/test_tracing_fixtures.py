@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
-from trace_checks import checked_documents, validate  # noqa: F401
+from trace_checks import validate
 
 HERE = Path(__file__).resolve().parent / "fixtures"
 spec = importlib.util.spec_from_file_location("make_trace_fixtures", HERE / "make_trace_fixtures.py")

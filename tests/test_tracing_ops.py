@@ -4,7 +4,6 @@ from __future__ import annotations
 import gc
 
 import pytest
-from trace_checks import checked_documents  # noqa: F401
 
 from ag_jupyter.autograd.function import Op
 from ag_jupyter.tracing.op_info import by_torch_name, concrete, op_classes

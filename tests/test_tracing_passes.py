@@ -7,7 +7,7 @@ and on_module_exit(path, module) around forward, and named_parameters().
 from __future__ import annotations
 
 import pytest
-from trace_checks import checked_documents, events, node, ops  # noqa: F401
+from trace_checks import events, node, ops
 
 import ag_jupyter as ag
 from ag_jupyter.autograd import state

@@ -8,7 +8,6 @@ import sys
 from pathlib import Path
 
 import pytest
-from trace_checks import checked_documents  # noqa: F401
 
 import ag_jupyter as ag
 from ag_jupyter.tracing import VERSION, schema

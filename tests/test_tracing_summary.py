@@ -6,7 +6,7 @@ import math
 
 import numpy
 import pytest
-from trace_checks import checked_documents, events, node, ops, output_of  # noqa: F401
+from trace_checks import events, node, ops, output_of
 
 import ag_jupyter as ag
 from ag_jupyter.tracing.summary import Large, decode_preview, summarize, to_json

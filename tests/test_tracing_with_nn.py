@@ -29,8 +29,13 @@ def test_scopes_and_unused_parameters_in_passes():
     assert any(n.get("param") == "fc_1.weight" for n in doc["nodes"])
     assert len(doc["passes"]) == 2
     first, second = doc["passes"]
-    text_first, text_second = str(first), str(second)
-    assert "unused" in text_first and "unused" in text_second
+    param = {n["param"]: n["id"] for n in doc["nodes"] if n.get("param")}
+    unused = {param[f"unused.{p}"] for p in ("weight", "bias")}
+    fc_2 = {param[f"fc_2.{p}"] for p in ("weight", "bias")}
+    # the first pass leaves out the unused layer; the second also fc_2, which then has no .grad
+    assert set(first["params_unused"]) == unused and set(first["params_used"]) == set(param.values()) - unused
+    assert set(second["params_unused"]) == unused | fc_2
+    assert fc_2 <= set(second["grad_none"]) and not fc_2 & set(second["params_with_grad"])
     ops = [n["op"] for n in doc["nodes"] if n["kind"] == "op"]
     assert "AddmmBackward0" in ops and "ReluBackward0" in ops
     steps = [e for e in doc["events"] if e["type"] == "backward_step"]

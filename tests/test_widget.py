@@ -9,7 +9,6 @@ import pytest
 
 pytest.importorskip("anywidget")
 import traitlets  # noqa: E402
-from trace_checks import checked_documents  # noqa: E402,F401 - validates every document built here
 
 from ag_jupyter.widgets import GraphWidget  # noqa: E402
 

@@ -5,7 +5,7 @@ import numpy
 import pytest
 
 pytest.importorskip("anywidget")
-from trace_checks import checked_documents, events  # noqa: E402,F401
+from trace_checks import events
 
 import ag_jupyter as ag  # noqa: E402
 

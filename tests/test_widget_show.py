@@ -6,7 +6,7 @@ import sys
 import pytest
 
 pytest.importorskip("anywidget")
-from trace_checks import checked_documents, events, ops  # noqa: E402,F401
+from trace_checks import events, ops
 
 import ag_jupyter as ag  # noqa: E402
 

@@ -1,39 +1,45 @@
 // host.js with the fake model the benchmark uses: the play timer, live mode's
-// "advance" message, animate=false. Timers are real but short (speed 50/s).
-import { test } from "node:test";
+// "advance" message, animate=false. Timers are node:test's mock timers, advanced by
+// hand: exact tick counts, no waiting, nothing that a loaded machine can make flaky.
+import { test, mock } from "node:test";
 import assert from "node:assert/strict";
 import { createHost } from "../src/host.js";
 import { fakeModel, defaults } from "../bench/fake-model.mjs";
 import { fixture } from "./helpers/fixtures.mjs";
 
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+mock.timers.enable({ apis: ["setTimeout"] });
+// a millisecond at a time: a timer the host sets from inside a tick fires in the same elapse
+const elapse = (ms) => { for (let t = 0; t < ms; t++) mock.timers.tick(1); };
 const trace = fixture("e_labelled");
 
-test("playing advances step with the timer and stops at the end", async () => {
+test("playing advances step with the timer and stops at the end", () => {
   const model = fakeModel({ ...defaults, trace, step: 18, speed: 50 });
   const host = createHost(model);
   host.dispatch({ type: "play" });
   assert.equal(model.get("playing"), true);
-  await sleep(400);
+  elapse(20); // one tick at 50 events per second
+  assert.equal(model.get("step"), 19);
+  elapse(19);
+  assert.equal(model.get("step"), 19, "not before the next 20 ms are up");
+  elapse(400);
   assert.equal(model.get("step"), 22);
   assert.equal(model.get("playing"), false);
   host.destroy();
 });
 
-test("pausing stops the timer; destroy removes the listeners", async () => {
+test("pausing stops the timer; destroy removes the listeners", () => {
   const model = fakeModel({ ...defaults, trace, step: 0, speed: 50 });
   const host = createHost(model);
   host.dispatch({ type: "toggle" });
-  await sleep(70);
+  elapse(70);
   host.dispatch({ type: "toggle" });
-  const at = model.get("step");
-  assert.ok(at > 0 && at < 22);
-  await sleep(100);
-  assert.equal(model.get("step"), at);
+  assert.equal(model.get("step"), 3);
+  elapse(100);
+  assert.equal(model.get("step"), 3);
   host.destroy();
   model.set("playing", true); // nobody listens any more
-  await sleep(60);
-  assert.equal(model.get("step"), at);
+  elapse(60);
+  assert.equal(model.get("step"), 3);
 });
 
 test("live mode: stepping past the last event during backward sends one advance", () => {
@@ -72,13 +78,12 @@ test("a selected pass bounds the steps", () => {
   host.destroy();
 });
 
-test("two hosts on one model (two proxies) still play once", async () => {
+test("two hosts on one model (two proxies) still play once", () => {
   const model = fakeModel({ ...defaults, trace, step: 0, speed: 20 });
   const a = createHost(model), b = createHost(model);
   a.dispatch({ type: "play" });
-  await sleep(230); // about 4 ticks at 20/s; twice that if both timers ran
+  elapse(230); // 4 ticks at 20/s; twice that if both timers ran
   a.dispatch({ type: "pause" });
-  const at = model.get("step");
-  assert.ok(at >= 2 && at <= 6, `step ${at}`);
+  assert.equal(model.get("step"), 4);
   a.destroy(); b.destroy();
 });
