@@ -81,21 +81,24 @@ def run() -> dict:
 
 def table(r: dict) -> str:
     rows = [
-        (f"first paint, {r['nodes1k']:,}-node trace", f"{r['paint1k']['ms']:.0f} ms", "< 1 s", r["paint1k"]["ms"] < 1000),
+        (f"first paint, {r['nodes1k']:,}-node trace", f"{r['paint1k']['ms']:.0f} ms", "< 1 s",
+         r["paint1k"]["ms"] < 1000),
         (f"first paint, {r['nodes5k']:,} nodes collapsed by module ({r['paint5kCollapsed']['shown']} boxes)",
          f"{r['paint5kCollapsed']['ms']:.0f} ms", "< 2 s", r["paint5kCollapsed"]["ms"] < 2000),
         (f"  (for scale: {r['nodes5k']:,} nodes, nothing collapsed)", f"{r['paint5kFull']['ms']:.0f} ms", "", None),
         (f"one step while playing ({r['nodes1k']:,} nodes), to next frame (median)",
          f"{r['step1k']['paintMs']:.1f} ms", "< 50 ms", r["step1k"]["paintMs"] < 50),
         ("  90th percentile", f"{r['step1k']['p90Ms']:.1f} ms", "", None),
-        ("  of which the widget's handlers (median / max)", f"{r['step1k']['syncMs']:.1f} / {r['step1k']['maxSyncMs']:.1f} ms", "", None),
+        ("  of which the widget's handlers (median / max)",
+         f"{r['step1k']['syncMs']:.1f} / {r['step1k']['maxSyncMs']:.1f} ms", "", None),
     ]
     fixtures = [p for p in r["payload"] if not p["name"].startswith("synthetic")]
     if fixtures:
         total_bytes = sum(p["perNode"] * p["nodes"] for p in fixtures)
         total_nodes = sum(p["nodes"] for p in fixtures)
         avg = total_bytes / total_nodes
-        rows.append((f"average trace payload ({len(fixtures)} fixtures, {total_nodes} nodes)", f"{avg:.0f} B/node", "< 1 KB", avg < 1024))
+        rows.append((f"average trace payload ({len(fixtures)} fixtures, {total_nodes} nodes)", f"{avg:.0f} B/node",
+                     "< 1 KB", avg < 1024))
     for p in r["payload"]:
         rows.append((f"  {p['name']} ({p['nodes']} nodes)", f"{p['perNode']:.0f} B/node", "", None))
     width = max(len(row[0]) for row in rows) + 2

@@ -22,8 +22,8 @@ if __package__ in (None, ""):  # run as a script from a checkout: make ag_jupyte
     sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 import ag_jupyter as ag  # noqa: E402
-from ag_jupyter import nn  # noqa: E402
 import ag_jupyter.nn.functional as F  # noqa: E402
+from ag_jupyter import nn  # noqa: E402
 
 
 def load_data(seed: int = 0):

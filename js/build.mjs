@@ -1,7 +1,7 @@
 // Bundles the widget into ../ag_jupyter/static/ as one ES module (no code splitting:
 // anywidget loads a single file, and a split bundle renders nothing).
 import { build } from "esbuild";
-import { copyFile, mkdir } from "node:fs/promises";
+import { mkdir } from "node:fs/promises";
 
 const outdir = new URL("../ag_jupyter/static/", import.meta.url).pathname;
 await mkdir(outdir, { recursive: true });

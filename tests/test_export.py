@@ -8,10 +8,9 @@ import copy
 import json
 import re
 import sys
-import tomllib
-from pathlib import Path
 
 import pytest
+import tomllib
 
 pytest.importorskip("nbconvert")
 pytest.importorskip("anywidget")

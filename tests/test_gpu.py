@@ -3,9 +3,9 @@ import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from op_registry import CASES
 
 import ag_jupyter as ag
-from op_registry import CASES
 
 pytestmark = [pytest.mark.gpu,
               pytest.mark.skipif(not ag.cuda.is_available(), reason="no usable GPU with CuPy here")]

@@ -182,7 +182,8 @@ def test_live_takes_over_the_cells_own_backward_call(ip):
         pass
     assert a.grad.item() == -3.0 and events(widget.trace, "backward_end")[0]["completed"]
     # an expression works too: the sum is part of the learner's graph
-    widget = run(ip, "%%autograd --live\nq = ag.tensor([1.0, 2.0], requires_grad=True)\n(q * 3).sum().backward()\n").result
+    cell = "%%autograd --live\nq = ag.tensor([1.0, 2.0], requires_grad=True)\n(q * 3).sum().backward()\n"
+    widget = run(ip, cell).result
     assert ip.user_ns["q"].grad is None
     widget.advance_all()
     assert ip.user_ns["q"].grad.tolist() == [3.0, 3.0]

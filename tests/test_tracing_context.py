@@ -51,8 +51,8 @@ def test_an_exception_outside_any_op_is_marked_at_its_line():
     with pytest.raises(ZeroDivisionError):
         with ag.trace() as tr:
             x = ag.tensor(1.0, requires_grad=True)
-            x * 2
-            1 / 0
+            x * 2  # noqa: B018 - recorded, then the block raises
+            1 / 0  # noqa: B018 - the block raises here
     (error,) = events(tr.to_dict(), "error")
     assert error["error_type"] == "ZeroDivisionError" and "node" not in error
     assert error["line"]["code"] == "1 / 0"

@@ -1,7 +1,6 @@
 """trace_graph (a graph built before any trace) and naming nodes after the fact."""
 from __future__ import annotations
 
-
 from trace_checks import events, ops
 
 import ag_jupyter as ag

@@ -133,7 +133,7 @@ def test_a_loop_over_batches_is_one_pass_per_batch():
     ag.manual_seed(1)
     w = ag.randn(3, 1, requires_grad=True)
     with ag.trace() as tr:
-        for step in range(3):
+        for _ in range(3):
             x = ag.randn(4, 3)  # a new batch opens the next pass
             loss = (x @ w).pow(2).mean()
             loss.backward()

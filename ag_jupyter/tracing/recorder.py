@@ -16,8 +16,8 @@ import weakref
 import numpy
 
 from ..autograd import hooks
-from ..tensor import TENSOR_TYPES
 from ..autograd.listener import Listener
+from ..tensor import TENSOR_TYPES
 from .chain import RunningTotals, local_derivative
 from .op_info import by_torch_name, describe
 from .records import Records

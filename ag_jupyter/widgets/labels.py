@@ -56,7 +56,7 @@ def torch_params(names: Mapping) -> dict:
     if torch is None:  # nobody imported torch, so no torch tensor can be in the namespace
         return {}
     found: dict = {}
-    for name, value in public_names(names):
+    for _, value in public_names(names):
         if isinstance(value, torch.nn.Module):
             for dotted, param in value.named_parameters():
                 found.setdefault(dotted, param)

@@ -258,7 +258,7 @@ def static_svg(doc: dict, direction: str = "LR", max_nodes: int = MAX_DRAWN) -> 
            f'sans-serif" font-size="12" class="ag-static-graph">',
            '<defs><marker id="ag-arrow" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="7" '
            'markerHeight="7" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="#777"/></marker></defs>',
-           f'<rect width="100%" height="100%" fill="#ffffff"/>',
+           '<rect width="100%" height="100%" fill="#ffffff"/>',
            f'<text x="{MARGIN}" y="{TITLE_H - 9}" font-size="13" font-weight="bold">'
            f'{escape(doc.get("title", ""))}</text>',
            f'<g transform="translate(0,{top})">']

@@ -12,7 +12,6 @@ import threading
 from pathlib import Path
 
 import pytest
-
 from lab_harness import CHROMIUM, CHROMIUM_ARGS, jupyterlab, missing_requirements
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -101,7 +101,8 @@ def run_all_cells(page, timeout_ms: int = 120_000) -> None:
     page.wait_for_function(
         """() => { const w = window.jupyterapp.shell.currentWidget;
                    const s = w && w.sessionContext; const k = s && s.session && s.session.kernel;
-                   const cells = [...document.querySelectorAll('.jp-CodeCell .jp-InputArea-prompt')].map(e => e.textContent);
+                   const cells = [...document.querySelectorAll('.jp-CodeCell .jp-InputArea-prompt')]
+                     .map(e => e.textContent);
                    return k && k.status === 'idle' && cells.length > 0 && cells.every(t => /\\[\\d+\\]/.test(t)); }""",
         timeout=timeout_ms)
 

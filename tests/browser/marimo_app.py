@@ -27,7 +27,7 @@ def _(ag):
 @app.cell
 def _(ag, mo, tr):
     graph = mo.ui.anywidget(ag.show(tr, names=globals()))
-    graph
+    graph  # noqa: B018 - a marimo cell shows its last expression
     return (graph,)
 
 

@@ -3,7 +3,6 @@ learner steps through the whole backward pass with the widget's buttons."""
 import re
 
 import pytest
-
 from conftest import ARTIFACTS
 from lab_harness import open_notebook, run_all_cells, write_notebook
 

@@ -8,7 +8,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from conftest import ARTIFACTS
 from offline import OfflinePage, badge, node_ids_by_label
 

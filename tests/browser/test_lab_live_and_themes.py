@@ -5,7 +5,6 @@ read from computed styles)."""
 import re
 
 import pytest
-
 from conftest import ARTIFACTS
 from lab_harness import open_notebook, run_all_cells, write_notebook
 
@@ -30,16 +29,18 @@ CONTRASTS = """(graph) => {
   const ctx = canvas.getContext('2d', { willReadFrequently: true });
   const rgb = (css) => { ctx.clearRect(0, 0, 1, 1); ctx.fillStyle = '#000'; ctx.fillStyle = css;
     ctx.fillRect(0, 0, 1, 1); return Array.from(ctx.getImageData(0, 0, 1, 1).data.slice(0, 3)); };
-  const lum = (c) => { const [r, g, b] = c.map((v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; });
-    return 0.2126 * r + 0.7152 * g + 0.0722 * b; };
-  const ratio = (a, b) => { const [l1, l2] = [lum(a), lum(b)].sort((p, q) => q - p); return (l1 + 0.05) / (l2 + 0.05); };
+  const linear = (v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; };
+  const lum = (c) => { const [r, g, b] = c.map(linear); return 0.2126 * r + 0.7152 * g + 0.0722 * b; };
+  const ratio = (a, b) => {
+    const [l1, l2] = [lum(a), lum(b)].sort((p, q) => q - p); return (l1 + 0.05) / (l2 + 0.05); };
   const out = [];
   for (const node of graph.querySelectorAll('g.ag-node:not(.ag-hidden)')) {
     const shape = node.querySelector('.ag-shape'), label = node.querySelector('.ag-label');
     if (!shape || !label) continue;
     const role = node.classList.contains('ag-error-node') ? 'error'
       : node.classList.contains('ag-stepped') ? 'stepped' : node.dataset.role;
-    out.push({ role, text: label.textContent, ratio: ratio(rgb(getComputedStyle(label).fill), rgb(getComputedStyle(shape).fill)) });
+    const fills = [label, shape].map((el) => rgb(getComputedStyle(el).fill));
+    out.push({ role, text: label.textContent, ratio: ratio(...fills) });
   }
   return out;
 }"""

@@ -7,7 +7,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from conftest import ARTIFACTS
 from offline import badge, node_ids_by_label
 from server_harness import marimo_app

@@ -7,7 +7,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from conftest import ARTIFACTS
 from lab_harness import write_notebook
 from offline import badge, node_ids_by_label

@@ -9,7 +9,6 @@ import time
 from pathlib import Path
 
 import pytest
-
 from conftest import ARTIFACTS
 from offline import OfflinePage, background_luminance, badge, node_ids_by_label
 

@@ -5,7 +5,6 @@ import json
 import re
 
 import pytest
-
 from conftest import ARTIFACTS
 from lab_harness import jupyterlab, open_notebook, run_all_cells, write_notebook
 
@@ -51,7 +50,7 @@ def test_a_reopened_notebook_shows_the_saved_picture(browser_ready, chromium, tm
                                ("notebook7", f"{base}/notebooks/saved.ipynb?token={token}")]:
             page = chromium.new_page(viewport={"width": 1300, "height": 900})
             errors = []
-            page.on("pageerror", lambda e: errors.append(str(e)))
+            page.on("pageerror", lambda e, seen=errors: seen.append(str(e)))
             page.goto(url, timeout=120_000)
             page.wait_for_selector(".jp-Notebook", timeout=120_000)
             pictures = saved_pictures(page)

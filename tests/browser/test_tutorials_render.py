@@ -3,7 +3,6 @@ import shutil
 from pathlib import Path
 
 import pytest
-
 from conftest import ARTIFACTS
 from lab_harness import open_notebook, run_all_cells
 
