@@ -1,7 +1,7 @@
 """Turning records into the trace document (the JSON the front end reads).
 
 The format is described field by field in ``trace.schema.json`` (the authority)
-and in DESIGN_TRACE_NOTES.md. Two things happen only here:
+and in ``docs/trace-document.md``. Three things happen only here:
 
 - **Unused constants are left out.** A tensor made by a creation function that
   does not require grad and that nothing ever used (the ``ones`` handed to
