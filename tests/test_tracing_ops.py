@@ -65,3 +65,16 @@ def test_pytorch_names_map_to_the_same_formulas():
     assert by_torch_name("SumBackward1") == (Sum.symbol, Sum.formula)  # sum over a dim
     assert by_torch_name("AddmmBackward0")[1]  # PyTorch-only nodes have one too
     assert by_torch_name("WeirdBackward3") == ("weird", None)
+
+
+def test_pytorch_graphs_draw_our_ops_as_we_do():
+    # a PyTorch-only entry for a node the engine has would draw it with another symbol and formula
+    from ag_jupyter.tracing import op_info
+
+    ours = {cls.node_name for cls in op_info.op_classes() if op_info.concrete(cls)}
+    assert not set(op_info._TORCH_ONLY) & ours
+    for cls in op_info.op_classes():
+        if op_info.concrete(cls) and getattr(cls, "formula", None) and cls.node_name in ("AddmmBackward0",
+                                                                                       "NllLossBackward0",
+                                                                                       "MseLossBackward0"):
+            assert op_info.by_torch_name(cls.node_name) == (cls.symbol, cls.formula)

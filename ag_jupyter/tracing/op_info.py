@@ -13,13 +13,7 @@ import pkgutil
 
 from ..autograd.function import FunctionCtx, Op
 
-_TORCH_ONLY = {
-    "AddmmBackward0": ("addmm", r"\frac{\partial L}{\partial A} = \frac{\partial L}{\partial U} B^\top,\quad "
-                                r"\frac{\partial L}{\partial B} = A^\top \frac{\partial L}{\partial U},\quad "
-                                r"\frac{\partial u}{\partial c} = 1"),
-    "TBackward0": ("ᵀ", r"\frac{\partial u}{\partial a} = \text{the transpose back}"),
-    "NllLossBackward0": ("nll", r"\frac{\partial L}{\partial a_{i,y_i}} = -\frac{1}{n}"),
-    "MseLossBackward0": ("mse", r"\frac{\partial L}{\partial a_i} = \frac{2(a_i - y_i)}{n}"),
+_TORCH_ONLY = {  # nodes PyTorch has and the engine does not (ours draw from the op classes)
     "RsubBackward1": ("−", r"\frac{\partial u}{\partial a} = -1"),
     "AccumulateGrad": ("∑grad", r"\text{.grad} \mathrel{+}= \bar u"),
 }

@@ -58,7 +58,8 @@ function rootOf(index, event) {
 
 // Which formula letter stands for which input (the op formulas in ops/ use u for the
 // output, a, b, ... for the inputs in order; a few name them otherwise).
-const LETTERS = { default: ["a", "b", "c"], WhereBackward0: ["c", "a", "b"], AddmmBackward0: ["c", "A", "B"],
+const LETTERS = { default: ["a", "b", "c"], WhereBackward0: ["c", "a", "b"], AddmmBackward0: ["b", "A", "B"],
+  MseLossBackward0: ["a", "t"], NllLossBackward0: ["a", "t", "w"],
   MmBackward0: ["A", "B"], MatmulBackward0: ["A", "B"], BmmBackward0: ["A", "B"], MvBackward0: ["A", "B"],
   DotBackward0: ["A", "B"] };
 const SKIP_GROUP = new Set(["text", "operatorname", "mathrm", "textsf", "mathbb", "textbf"]);

@@ -140,3 +140,12 @@ test("formula letters are replaced only where they are symbols", () => {
   assert.equal(nameFormula(f, { u: "U1", a: "A1" }),
     "\\frac{\\partial {U1}}{\\partial {A1}} = \\text{a and u} + \\tanh {A1} + \\operatorname{sign}({A1}) + {A1}_i + ab");
 });
+
+test("a linear layer's formula speaks of its own bias, input and weight", () => {
+  const idx = indexTrace(fixture("mlp_scopes"));
+  const step = idx.events.find((e) => e.type === "backward_step" && idx.nodes.get(e.node).op === "AddmmBackward0");
+  const { formula } = stepLatex(idx, step);
+  const bias = idx.nodes.get(idx.inputs.get(step.node).find((e) => e.arg === 0).src);
+  assert.ok(formula.includes(`{\\text{${bias.label.replace(/_/g, "\\_")}}}`), formula);
+  assert.doesNotMatch(formula.replace(/\\[A-Za-z]+/g, ""), /(^|[^A-Za-z])[bAB]([^A-Za-z]|$)/, formula);
+});
