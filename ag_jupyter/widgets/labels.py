@@ -26,18 +26,23 @@ def public_names(names: Mapping) -> list:
             if isinstance(name, str) and not name.startswith("_")]
 
 
-def label_trace(tr, names: Mapping) -> dict:
+def _is_ours(value) -> bool:
+    return value.__class__ in TENSOR_TYPES
+
+
+def label_trace(tr, names: Mapping, is_tensor=_is_ours, module_type=Module) -> dict:
     """Label the nodes of trace ``tr`` after the variables in ``names``; return
-    ``{node id: label}`` for the labels written."""
+    ``{node id: label}`` for the labels written. ``is_tensor`` and ``module_type`` say
+    what a tensor and a module are (ours by default; PyTorch's for an ``ag.trace_torch``)."""
     items = public_names(names)
     by_node: dict = {}
     for name, value in items:
-        if value.__class__ in TENSOR_TYPES:
+        if is_tensor(value):
             node_id = tr.node_id(value)
             if node_id is not None:
                 by_node.setdefault(node_id, []).append(name)
     written = {node_id: ", ".join(found) for node_id, found in by_node.items()}
-    modules = [value for _, value in items if isinstance(value, Module)]
+    modules = [value for _, value in items if isinstance(value, module_type)]
     modules.sort(key=lambda m: -sum(1 for _ in m.parameters()))
     for module in modules:
         for dotted, param in module.named_parameters():

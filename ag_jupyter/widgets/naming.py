@@ -19,7 +19,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Mapping
 
-from .labels import label_trace, public_names
+from .labels import label_trace
 from .scopes import rename_root_scopes
 
 
@@ -37,21 +37,4 @@ def name_torch_trace(tr, names: Mapping) -> dict:
     torch = sys.modules.get("torch")
     if torch is None:
         return {}
-    items = public_names(names)
-    by_node: dict = {}
-    for name, value in items:
-        if isinstance(value, torch.Tensor):
-            node_id = tr.node_id(value)
-            if node_id is not None:
-                by_node.setdefault(node_id, []).append(name)
-    written = {node_id: ", ".join(found) for node_id, found in by_node.items()}
-    modules = [value for _, value in items if isinstance(value, torch.nn.Module)]
-    modules.sort(key=lambda m: -sum(1 for _ in m.parameters()))
-    for module in modules:
-        for dotted, param in module.named_parameters():
-            node_id = tr.node_id(param)
-            if node_id is not None and node_id not in written:
-                written[node_id] = dotted
-    for node_id, label in written.items():
-        tr.set_label(node_id, label)
-    return written
+    return label_trace(tr, names, lambda value: isinstance(value, torch.Tensor), torch.nn.Module)
