@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from conftest import ARTIFACTS
+from lab_harness import open_notebook, write_notebook
 from offline import OfflinePage, badge, node_ids_by_label
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -70,3 +71,19 @@ def test_steppable_export_steps_offline_to_the_engines_gradients(chromium, tmp_p
     assert all(MATHJAX in url for url in view.requests), view.requests
     assert [e for e in view.errors if "Failed to load resource" not in e] == []
     view.close()
+
+
+def test_the_steppable_export_is_in_jupyterlabs_export_menu(lab, page):
+    # File > Save and Export Notebook As lists the exporters nbconvert knows through their
+    # entry points; JupyterLab titles an unknown one from its name: "ag_html" is "Ag_html"
+    root, base, token = lab
+    write_notebook(root / "menu.ipynb", ["answer = 6 * 7"])
+    open_notebook(page, base, token, "menu.ipynb")
+    page.locator(".lm-MenuBar-itemLabel", has_text="File").click()
+    page.locator(".lm-Menu-itemLabel", has_text="Save and Export Notebook As").first.hover()
+    item = page.locator(".lm-Menu-itemLabel").get_by_text("Ag_html", exact=True)
+    item.wait_for(timeout=30_000)
+    with page.expect_download(timeout=60_000) as exported:
+        item.click()
+    html = Path(exported.value.path()).read_text(encoding="utf-8")
+    assert "answer" in html and 'content="ag_jupyter ag_html exporter"' in html  # through our exporter
