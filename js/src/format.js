@@ -96,27 +96,33 @@ export function summaryText(s, { max = 64 } = {}) {
   return bad ? `${text}  ⚠ ${bad}` : text;
 }
 
-/** The grad badge: the value for a scalar ("-3"), a short list when it stays short,
- * else the norm (a badge sits on the node and must not cover its neighbours). */
+/** The grad badge: the value for a scalar ("-3"), the leading values that fit for a
+ * small tensor ("[0.5, 0.5, …]"), the norm the tracer computed for a large one. Every
+ * number is the document's: a badge sits on the node and must not cover its neighbours,
+ * so it shortens rather than computes. */
 export function badgeText(s) {
   if (!s) return "None";
-  if (isSmall(s)) {
-    if (s.values.length === 1) return num(s.values[0]);
-    const list = `[${s.values.map(num).join(", ")}]`;
-    if (s.values.length <= 4 && list.length <= 16) return list;
-    let sq = 0;
-    for (const v of s.values) { const x = toNumber(v); if (Number.isFinite(x)) sq += x * x; }
-    return `‖g‖ ${num(Math.sqrt(sq))}`;
-  }
+  if (isSmall(s)) return s.values.length === 1 ? num(s.values[0]) : leadingValues(s.values, 16);
   return `‖g‖ ${num(s.norm)}`;
 }
 
-/** The gradient written on an edge: the value for a scalar, else its norm (short,
- * because it sits between nodes). */
+/** The gradient written on an edge: as the badge, shorter (it sits between nodes). */
 export function edgeGradText(s) {
   if (!s) return "";
-  if (isSmall(s) && s.values.length === 1) return num(s.values[0]);
-  return badgeText(isSmall(s) && s.values.length <= 4 ? { ...s, values: [...s.values, 0, 0, 0, 0, 0] } : s);
+  if (isSmall(s)) return s.values.length === 1 ? num(s.values[0]) : leadingValues(s.values, 12);
+  return `‖g‖ ${num(s.norm)}`;
+}
+
+/** "[a, b, …]": as many leading values as fit in `room` characters (at least one). */
+function leadingValues(values, room) {
+  let text = "";
+  for (let k = 1; k <= values.length; k++) {
+    const more = k < values.length ? ", …" : "";
+    const candidate = `[${values.slice(0, k).map(num).join(", ")}${more}]`;
+    if (candidate.length > room && text) break;
+    text = candidate;
+  }
+  return text;
 }
 
 /** Whether a summary holds a NaN or an infinity. */

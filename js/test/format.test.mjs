@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { num, shapeText, shapeCompact, nodeText, nodeName, summaryText, badgeText, base64Bytes, decodePreview, heatGrid, heatColor, caption, nested, toNumber } from "../src/format.js";
+import { num, shapeText, shapeCompact, nodeText, nodeName, summaryText, badgeText, edgeGradText, base64Bytes, decodePreview, heatGrid, heatColor, caption, nested, toNumber } from "../src/format.js";
 import { stepLatex, stepText, latexEscape, latexValue, nameFormula } from "../src/latex.js";
 import { indexTrace, stateAt } from "../src/timeline.js";
 import { fixture } from "./helpers/fixtures.mjs";
@@ -52,9 +52,12 @@ test("summaries: small ones nested by shape, large ones as statistics, NaN/inf s
 test("grad badges: the value for scalars, a short list, else the norm", () => {
   assert.equal(badgeText({ shape: [], values: [-3], nan: 0, inf: 0 }), "-3");
   assert.equal(badgeText({ shape: [3], values: [1, 2, 3], nan: 0, inf: 0 }), "[1, 2, 3]");
-  assert.equal(badgeText({ shape: [2, 2, 2], values: Array(8).fill(1), nan: 0, inf: 0 }), "‖g‖ 2.828");
+  assert.equal(badgeText({ shape: [2, 2, 2], values: Array(8).fill(1), nan: 0, inf: 0 }), "[1, 1, 1, 1, …]");
   assert.equal(badgeText({ shape: [2], values: [3, 4.123456], nan: 0, inf: 0 }), "[3, 4.123]");
-  assert.equal(badgeText({ shape: [3], values: [-0.4038, 0.4411, 0.2311], nan: 0, inf: 0 }), "‖g‖ 0.6411");
+  // numbers are the document's: a tensor too long for the badge is cut, never reduced to a norm here
+  assert.equal(badgeText({ shape: [3], values: [-0.4038, 0.4411, 0.2311], nan: 0, inf: 0 }), "[-0.4038, …]");
+  assert.equal(edgeGradText({ shape: [2], values: [0.25, 0.5], nan: 0, inf: 0 }), "[0.25, 0.5]");
+  assert.equal(edgeGradText({ shape: [3], values: [0.125, 0.5, 2], nan: 0, inf: 0 }), "[0.125, …]");
   assert.equal(badgeText({ shape: [9, 9], nan: 0, inf: 0, norm: 0.0758718 }), "‖g‖ 0.07587");
   assert.equal(badgeText(undefined), "None");
 });
