@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import time
 
 import pytest
 
@@ -42,11 +41,8 @@ def graph_data(text: str) -> list:
 
 def test_the_page_carries_everything_inline(tmp_path):
     w = e_widget(animate=False)
-    started = time.perf_counter()
-    written = w.write_html(tmp_path / "e.html")
-    seconds = time.perf_counter() - started
+    written = w.write_html(tmp_path / "e.html")  # its speed: benchmarks/bench_page.py
     text = written.read_text(encoding="utf-8")
-    assert seconds < 1.0, f"writing took {seconds:.2f} s"
     assert written.stat().st_size <= 2_000_000, written.stat().st_size
     [state] = graph_data(text)
     assert state["trace"] == w.trace and state["view"]["step"] == w.total and state["note"] == ""
