@@ -28,7 +28,7 @@ from .ops.elementwise import (
 from .ops.indexing import index
 from .ops.linalg import matmul, mm
 from .ops.reduction import argmax, argmin, max, mean, min, norm, std, sum, var
-from .ops.shape import cat, flatten, permute, reshape, squeeze, stack, transpose, unsqueeze
+from .ops.shape import cat, flatten, permute, reshape, squeeze, stack, t, transpose, unsqueeze
 
 from . import nn, optim  # noqa: E402 - after the tensor API they build on
 

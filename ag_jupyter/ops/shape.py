@@ -249,6 +249,11 @@ def transpose(input, dim0, dim1):
     return Transpose.apply(input, dim0, dim1)
 
 
+def t(input):
+    """``torch.t``: the transpose of a matrix (a vector or a scalar as it is)."""
+    return input.t()
+
+
 def permute(input, *dims):
     return Permute.apply(input, sizes_from(dims))
 
