@@ -34,7 +34,9 @@ class Tensor(TensorMath, TensorInPlace):
     too and gives a float tensor, as ``torch.Tensor`` does.
     """
 
-    __slots__ = ("_data", "_requires_grad", "grad", "grad_fn", "__weakref__")
+    # _view (a views.ViewOf) and _views (weak references to views taken of this tensor)
+    # are set only by view ops, so the per-op constructor never touches them.
+    __slots__ = ("_data", "_requires_grad", "grad", "grad_fn", "_view", "_views", "__weakref__")
     __array_ufunc__ = None  # NumPy defers to our operators: ndarray * tensor is a tensor
     __hash__ = object.__hash__
 
@@ -129,6 +131,15 @@ class Tensor(TensorMath, TensorInPlace):
     @data.setter
     def data(self, other: "Tensor") -> None:
         self._data = other._data if other.__class__ in TENSOR_TYPES else numpy.asarray(other)
+
+    @property
+    def _base(self):
+        """The tensor whose memory this view shares (None if it owns its memory), as in PyTorch."""
+        record = getattr(self, "_view", None)
+        return None if record is None else record.base
+
+    def _is_view(self) -> bool:
+        return getattr(self, "_view", None) is not None
 
     @property
     def _version(self) -> int:
@@ -254,7 +265,14 @@ class Tensor(TensorMath, TensorInPlace):
         return self.to(dtype)
 
     def contiguous(self) -> "Tensor":
-        return self
+        flags = getattr(self._data, "flags", None)
+        if flags is None or flags.c_contiguous:
+            return self
+        return self.clone()  # PyTorch copies a non-contiguous tensor (CloneBackward0)
+
+    def is_contiguous(self) -> bool:
+        flags = getattr(self._data, "flags", None)
+        return flags is None or bool(flags.c_contiguous)
 
     def __len__(self) -> int:
         if self._data.ndim == 0:

@@ -77,18 +77,18 @@ def inplace(tensor, op, *args):
     """Run ``op`` and write its result into ``tensor``'s memory, as PyTorch's ``op_`` does.
 
     The result is computed first, so a failing op changes nothing. When the graph
-    records, the op runs on a snapshot of the old value and ``tensor`` takes over the
-    op's node, so backward sees the old value and later uses see the new one.
+    records, the op runs on a snapshot of the old value and ``tensor`` (or, for a view,
+    its base) takes over the op's history, so backward sees the old value and later
+    uses see the new one; ``views.rebase`` carries the change to every view.
     """
+    record = getattr(tensor, "_view", None)
     recording = state.grad_enabled and (
-        tensor._requires_grad or any(a.__class__ in TENSOR_TYPES and a._requires_grad for a in args)
+        tensor._requires_grad or (record is not None and record.base._requires_grad)
+        or any(a.__class__ in TENSOR_TYPES and a._requires_grad for a in args)
     )
-    if recording and tensor.grad_fn is None and tensor._requires_grad:
-        raise RuntimeError(
-            "a leaf Variable that requires grad is being used in an in-place operation. "
-            "Wrap the update in `with ag.no_grad():` or operate on a copy (x.detach())."
-        )
     if recording:
+        views.check_can_record(tensor, record)
+        _check_writable(tensor._data)
         snapshot = _wrap(tensor._data.copy(), tensor._requires_grad, tensor.grad_fn)
         result = op.apply(snapshot, *args)
     elif _ufunc_in_place(tensor, op, args):
@@ -101,10 +101,19 @@ def inplace(tensor, op, *args):
         finally:
             state.grad_enabled = previous
     _write(tensor, result._data)
-    if recording:
-        tensor.grad_fn = result.grad_fn
-        tensor._requires_grad = True
+    if recording and result.grad_fn is not None:
+        views.rebase(tensor, record, result.grad_fn)
     return tensor
+
+
+def _check_writable(target) -> None:
+    # A NumPy scalar is read-only too, but _write replaces it rather than writing into it.
+    if isinstance(target, backend.array_module(target).ndarray) and \
+            not getattr(target.flags, "writeable", True):  # CuPy's flags have no "writeable"
+        raise RuntimeError(
+            "unsupported operation: more than one element of the written-to tensor refers to a "
+            "single memory location (it was made by expand()). Please clone() the tensor first."
+        )
 
 
 def _ufunc_in_place(tensor, op, args) -> bool:
@@ -144,16 +153,12 @@ def _write(tensor, values) -> None:
     if not isinstance(target, backend.array_module(target).ndarray):
         tensor._data = backend.array_module(values).asarray(values).copy()  # a NumPy scalar: immutable
     else:
-        if not getattr(target.flags, "writeable", True):  # CuPy's flags have no "writeable"
-            raise RuntimeError(
-                "unsupported operation: more than one element of the written-to tensor refers to a "
-                "single memory location (it was made by expand()). Please clone() the tensor first."
-            )
+        _check_writable(target)
         target[...] = values
     versions.bump(tensor._data)
 
 
 # Imported last: tensor.py defines these names before it imports this module.
 from . import backend, dtypes  # noqa: E402
-from .autograd import state, versions  # noqa: E402
+from .autograd import state, versions, views  # noqa: E402
 from .tensor import TENSOR_TYPES, _wrap  # noqa: E402

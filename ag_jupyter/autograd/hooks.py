@@ -64,6 +64,25 @@ def retains(tensor) -> bool:
                for h in node_hooks.get(id(tensor.grad_fn), ()))
 
 
+def move_retainer(tensor, node) -> None:
+    """``tensor`` now has ``node`` as its history (an in-place op): its retained grad is
+    the gradient of the new value, as in PyTorch. Hooks registered before stay behind
+    and see the old value's gradient, as PyTorch documents."""
+    old = tensor.grad_fn
+    if old is None or old is node:
+        return
+    table = node_hooks.get(id(old))
+    if not table:
+        return
+    for hook in table:
+        if isinstance(hook, _Retainer) and hook.tensor() is tensor:
+            table.remove(hook)
+            if not table:
+                del node_hooks[id(old)]
+            _add(node_hooks, node, hook)
+            return
+
+
 def run(hooks: list, grad, wrap, unwrap):
     """Call each hook with the gradient as a tensor; a returned tensor replaces it.
     Retainers run last, so a retained grad is the one after every hook, as in PyTorch."""

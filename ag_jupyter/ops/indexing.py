@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from ..autograd.function import Op
+from ..autograd.views import ViewOp
 from ..backend import array_module, scatter_add
 
 
@@ -24,10 +25,13 @@ def _part(k):
 
 def _is_basic(key) -> bool:
     parts = key if isinstance(key, tuple) else (key,)
-    return all(p is None or p is Ellipsis or isinstance(p, (int, slice)) for p in parts)
+    return all(p is None or p is Ellipsis or (isinstance(p, (int, slice)) and not isinstance(p, bool))
+               for p in parts)
 
 
-class Index(Op):
+class Index(ViewOp):
+    """``x[key]``: a view for basic keys (ints, slices, None, ...), a copy otherwise, as in PyTorch."""
+
     __slots__ = ("key", "in_shape")
     node_name = "IndexBackward0"
     symbol = "[·]"
@@ -40,9 +44,18 @@ class Index(Op):
             return "SelectBackward0" if any(isinstance(p, int) for p in parts) else "SliceBackward0"
         return "IndexBackward0"
 
+    @classmethod
+    def is_view(cls, args, data) -> bool:
+        return _is_basic(args[1])
+
     def forward(self, a, key):
         x = a._data
-        self.key = array_key(key)
+        key = array_key(key)
+        if _is_basic(key):
+            # With an Ellipsis NumPy gives a 0-d view for x[i] of a vector, not a copied scalar.
+            parts = key if isinstance(key, tuple) else (key,)
+            key = parts if Ellipsis in parts else parts + (Ellipsis,)
+        self.key = key
         self.in_shape = x.shape
         try:
             return x[self.key]

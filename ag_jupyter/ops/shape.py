@@ -3,6 +3,7 @@ cat, stack, clone and dtype conversion. Their backward only moves numbers around
 from __future__ import annotations
 
 from ..autograd.function import Op
+from ..autograd.views import ViewOp
 from ..backend import array_module
 from .algebra import sum_to
 from .dims import normalize_dim
@@ -15,13 +16,20 @@ def sizes_from(args) -> tuple:
     return tuple(args)
 
 
-class Reshape(Op):
+class Reshape(ViewOp):
+    """``reshape``/``view``: a view when the memory allows it (as PyTorch decides), else a
+    copy; ``view`` (``must_view``) refuses to copy, as PyTorch's does."""
+
     __slots__ = ("in_shape",)
     node_name = "ViewBackward0"
     symbol = "view"
     formula = r"\frac{\partial u}{\partial a} = \text{the same numbers, in } a\text{'s shape}"
 
-    def forward(self, a, shape):
+    @classmethod
+    def is_view(cls, args, data) -> bool:
+        return array_module(data).may_share_memory(args[0]._data, data)
+
+    def forward(self, a, shape, must_view=False):
         x = a._data
         self.in_shape = x.shape
         known = [s for s in shape if s != -1]
@@ -32,13 +40,20 @@ class Reshape(Op):
             size != x.size if -1 not in shape else (size == 0 or x.size % size)
         ):
             raise RuntimeError(f"shape '{list(shape)}' is invalid for input of size {x.size}")
-        return x.reshape(shape)
+        out = x.reshape(shape)
+        if must_view and x.size > 1 and not array_module(x).may_share_memory(x, out):
+            raise RuntimeError(
+                f"view size is not compatible with input tensor's size and stride (at least one "
+                f"dimension spans across two contiguous subspaces). Use .reshape(...) instead "
+                f"(input shape {list(x.shape)}, requested {list(shape)})."
+            )
+        return out
 
     def backward(self, F, grad):
         return (F.reshape(grad, self.in_shape),)
 
 
-class Permute(Op):
+class Permute(ViewOp):
     __slots__ = ("dims",)
     node_name = "PermuteBackward0"
     symbol = "permute"
@@ -64,7 +79,7 @@ class Permute(Op):
         return (F.permute(grad, tuple(inverse)),)
 
 
-class Transpose(Op):
+class Transpose(ViewOp):
     __slots__ = ("pair",)
     node_name = "TransposeBackward0"
     symbol = "ᵀ"
@@ -119,7 +134,7 @@ class Unsqueeze(Reshape):
         return x.reshape(x.shape[:axis] + (1,) + x.shape[axis:])
 
 
-class Expand(Op):
+class Expand(ViewOp):
     __slots__ = ("in_shape",)
     node_name = "ExpandBackward0"
     symbol = "expand"

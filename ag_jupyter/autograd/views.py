@@ -1,0 +1,208 @@
+"""Views: tensors that share memory with a base, and how an in-place op reaches across them.
+
+PyTorch's model, kept here (``torch/csrc/autograd/variable.cpp``, ``CopySlices`` in
+``functions/tensor.cpp``):
+
+- A view remembers its *base* (the tensor that owns the memory; a view of a view
+  points at the same base) and how to take it again from the base: here the chain of
+  view ops with their arguments. It shares the base's memory, so it also shares the
+  version counter (``versions.py`` keys counters by the owning array).
+- An in-place op on a view writes into the base's memory, so the base's history
+  changes: the base's ``grad_fn`` becomes ``CopySlices``, which sends the gradient at
+  the view's positions through the op's backward and the rest straight through.
+- After any recorded in-place op on the base or one of its views, every live view of
+  that base gets a new ``grad_fn``: the view taken again from the base's new history
+  (PyTorch does this lazily when ``grad_fn`` is read; here it happens at the in-place
+  op, so reading ``grad_fn`` stays a plain attribute on the per-op path).
+
+Only view ops pay for this (one record and one weak reference per view); code that
+never writes in place runs as before.
+"""
+from __future__ import annotations
+
+import weakref
+
+from . import hooks, state, versions
+from .function import Op, _links
+from .node import Node, next_sequence_number
+
+_new = object.__new__
+_ref = weakref.ref
+
+
+class ViewOf:
+    """What a view remembers: its base, the view ops that take it from there, and
+    whether grad mode was on when it was taken (PyTorch refuses to record an in-place
+    op on a view made under no_grad of a base that requires grad)."""
+
+    __slots__ = ("base", "chain", "grad_mode")
+
+    def __init__(self, base, chain: tuple, grad_mode: bool):
+        self.base, self.chain, self.grad_mode = base, chain, grad_mode
+
+
+class ViewOp(Op):
+    """A primitive whose output shares memory with its first input (slicing, view,
+    transpose, ...). ``is_view`` says whether this call's output really is a view."""
+
+    __slots__ = ()
+
+    @classmethod
+    def is_view(cls, args, data) -> bool:
+        return True
+
+    @classmethod
+    def apply(cls, *args):
+        source = args[0]
+        if source.__class__ in TENSOR_TYPES and not hasattr(source._data, "strides"):
+            # A NumPy scalar (what some reductions give) cannot be viewed: give the tensor
+            # a 0-d array holding the same value, so the view shares its memory.
+            source._data = array_module(source._data).asarray(source._data)
+        out = Op.apply.__func__(cls, *args)
+        if source.__class__ in TENSOR_TYPES and cls.is_view(args, out._data):
+            _track(source, out, (cls, args[1:]))
+        return out
+
+
+def _track(source, out, link: tuple) -> None:
+    record = getattr(source, "_view", None)
+    if record is None:
+        base, chain = source, (link,)
+    else:
+        base, chain = record.base, record.chain + (link,)
+    out._view = ViewOf(base, chain, state.grad_enabled)
+    known = getattr(base, "_views", None)
+    if known is None:
+        base._views = [_ref(out)]
+        return
+    known.append(_ref(out))
+    if len(known) > 32 and len(known) & (len(known) - 1) == 0:  # at powers of two: amortised
+        known[:] = [r for r in known if r() is not None]
+
+
+def view_record(tensor):
+    """The tensor's ``ViewOf``, or None when it owns its memory."""
+    return getattr(tensor, "_view", None)
+
+
+def live_views(base) -> list:
+    return [v for v in (r() for r in getattr(base, "_views", ())) if v is not None]
+
+
+def replay(base, chain):
+    """Take the view again from ``base``, recording as the current grad mode says."""
+    out = base
+    for cls, params in chain:
+        out = Op.apply.__func__(cls, out, *params)
+    return out
+
+
+def check_can_record(tensor, record) -> None:
+    """PyTorch's refusals for an in-place op that would be recorded on ``tensor``."""
+    if record is None:
+        if tensor.grad_fn is None and tensor._requires_grad:
+            raise RuntimeError(
+                "a leaf Variable that requires grad is being used in an in-place operation. "
+                "Wrap the update in `with ag.no_grad():` or operate on a copy (x.detach())."
+            )
+        return
+    base = record.base
+    if base.grad_fn is None and base._requires_grad:
+        raise RuntimeError(
+            "a view of a leaf Variable that requires grad is being used in an in-place operation. "
+            "Wrap the update in `with ag.no_grad():`, or write into a clone() of the leaf."
+        )
+    if not record.grad_mode and base._requires_grad:
+        raise RuntimeError(
+            "A view was created in no_grad mode and is being modified inplace with grad mode "
+            "enabled. Given that this use case is ambiguous and error-prone, it is forbidden. "
+            "You can clarify your code by moving both the view and the inplace either both inside "
+            "the no_grad block (if you don't want the inplace to be tracked) or both outside (if "
+            "you want the inplace to be tracked)."
+        )
+
+
+def rebase(tensor, record, node) -> None:
+    """``tensor`` was written in place by the op recorded as ``node``: give it (or, for a
+    view, its base) the new history, then take every live view of that base again."""
+    if record is None:
+        base = tensor
+        hooks.move_retainer(base, node)
+        base.grad_fn = node
+    else:
+        base = record.base
+        copy = CopySlices.wrap(base, record.chain, node)
+        hooks.move_retainer(base, copy)
+        base.grad_fn = copy
+    base._requires_grad = True
+    previous = state.grad_enabled
+    try:
+        for view in live_views(base):
+            state.grad_enabled = view._view.grad_mode
+            again = replay(base, view._view.chain)
+            if again.grad_fn is not None:
+                hooks.move_retainer(view, again.grad_fn)
+            view.grad_fn = again.grad_fn
+            view._requires_grad = again._requires_grad
+    finally:
+        state.grad_enabled = previous
+
+
+class CopySlices(Node):
+    """The base's history after an in-place op on one of its views.
+
+    Backward: the gradient at the view's positions goes through the op's backward
+    (``op``); everywhere else it passes to the base's old history unchanged. The op's
+    other inputs get what the op's backward gives them.
+    """
+
+    __slots__ = ("chain", "op")
+    node_name = "CopySlices"
+    symbol = "[·]="
+    formula = r"\frac{\partial u}{\partial \mathrm{base}} = \text{the op's gradient inside the view, 1 outside}"
+
+    @classmethod
+    def wrap(cls, base, chain, op):
+        copy = _new(cls)
+        copy.chain, copy.op = chain, op
+        base_link = _links((base,))
+        copy._next = (base_link[0] if base_link else None,) + tuple(op._next[1:])
+        copy.saved = op.saved  # the engine checks their versions and frees them as the op's
+        copy._versions = op._versions
+        copy._seq = next_sequence_number()
+        if state.listener is not None:
+            state.listener.on_op(copy, (base,), _wrap(base._data, True, copy))
+        return copy
+
+    def backward(self, F, grad):
+        raw = grad._data if grad.__class__ in TENSOR_TYPES else grad
+        steps = []  # one untracked node per view op: their backward scatters back to the base
+        for cls, params in self.chain:
+            step = _new(cls)
+            step.saved = ()
+            raw = step.forward(_wrap(raw, False, None), *params)
+            steps.append(step)
+        view_grad = replay(grad, self.chain) if F.records else raw
+        op = self.op
+        if op._versions != versions.clock:
+            from .engine import _check_versions
+
+            _check_versions(op)
+        grads = op.backward(F, view_grad)
+        inside = _scatter(steps, array_module(raw).ones(raw.shape, dtype=raw.dtype), _ARRAY_ALGEBRA) != 0
+        written = grads[0]
+        if written is None:
+            written = F.constant(array_module(raw).zeros(raw.shape, dtype=raw.dtype))
+        return (F.where(F.constant(inside), _scatter(steps, written, F), grad),) + tuple(grads[1:])
+
+
+def _scatter(steps, value, F):
+    """Put a value of the view's shape back at the view's positions in the base's shape."""
+    for step in reversed(steps):
+        value = step.backward(F, value)[0]
+    return value
+
+
+from ..backend import array_module  # noqa: E402
+from ..ops.algebra import ARRAYS as _ARRAY_ALGEBRA  # noqa: E402
+from ..tensor import TENSOR_TYPES, _wrap  # noqa: E402
