@@ -68,12 +68,16 @@ class TensorInPlace:
         return self.div_(other)
 
     def __setitem__(self, key, value):
+        from .ops.indexing import _is_basic, array_key
         from .ops.transfer import SetIndex
 
-        inplace(self, SetIndex, value, key)
+        # PyTorch checks the written elements (a basic index) or the whole tensor (an
+        # advanced one) against the value's memory.
+        written = self._data[array_key(key)] if _is_basic(key) and hasattr(self._data, "strides") else self._data
+        inplace(self, SetIndex, value, key, written=written)
 
 
-def inplace(tensor, op, *args):
+def inplace(tensor, op, *args, written=None):
     """Run ``op`` and write its result into ``tensor``'s memory, as PyTorch's ``op_`` does.
 
     The result is computed first, so a failing op changes nothing. When the graph
@@ -81,6 +85,9 @@ def inplace(tensor, op, *args):
     its base) takes over the op's history, so backward sees the old value and later
     uses see the new one; ``views.rebase`` carries the change to every view.
     """
+    for arg in args:
+        if arg.__class__ in TENSOR_TYPES:
+            _refuse_partial_overlap(tensor._data if written is None else written, arg._data)
     record = getattr(tensor, "_view", None)
     recording = state.grad_enabled and (
         tensor._requires_grad or (record is not None and record.base._requires_grad)
@@ -104,6 +111,29 @@ def inplace(tensor, op, *args):
     if recording and result.grad_fn is not None:
         views.rebase(tensor, record, result.grad_fn)
     return tensor
+
+
+def _refuse_partial_overlap(target, source) -> None:
+    """PyTorch refuses to write from memory that overlaps the destination unless it is the
+    very same elements (``y.add_(y)`` is fine, ``y[1:].add_(y[:-1])`` is not): the answer
+    would depend on the order the elements are written in."""
+    if source is target or getattr(source, "strides", None) is None or \
+            getattr(target, "strides", None) is None or source.size == 0 or target.size == 0:
+        return
+    xp = backend.array_module(target)
+    if xp is not backend.array_module(source) or not xp.may_share_memory(target, source):
+        return
+    if _start(source) == _start(target) and source.shape == target.shape and source.strides == target.strides:
+        return
+    raise RuntimeError(
+        "unsupported operation: some elements of the input tensor and the written-to tensor refer "
+        "to a single memory location. Please clone() the tensor before performing the operation."
+    )
+
+
+def _start(array) -> int:
+    interface = getattr(array, "__array_interface__", None) or array.__cuda_array_interface__
+    return interface["data"][0]
 
 
 def _check_writable(target) -> None:

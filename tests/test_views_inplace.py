@@ -193,3 +193,29 @@ def test_every_combination_is_exercised():
     combos = list(itertools.product(VIEWS, WRITES, BASES))
     errors = sum(bool(scenario(torch, v, w, b, False)["error"]) for v, w, b in combos)
     assert 0 < errors < len(combos)  # the matrix covers both refusals and recorded writes
+
+
+OVERLAPS = {
+    "setitem_disjoint_slices": lambda y: y.__setitem__(slice(0, 2), y[2:4]),
+    "setitem_overlapping_slices": lambda y: y.__setitem__(slice(0, 3), y[1:4]),
+    "setitem_advanced_from_self": lambda y: y.__setitem__([0, 1], y[2:4]),
+    "copy_overlapping": lambda y: y[1:3].copy_(y[0:2]),
+    "add_overlapping": lambda y: y[1:3].add_(y[0:2]),
+    "add_self": lambda y: y.add_(y),
+    "mul_same_view": lambda y: y[1:3].mul_(y[1:3]),
+}
+
+
+@pytest.mark.parametrize("requires_grad", [False, True])
+@pytest.mark.parametrize("name", list(OVERLAPS))
+def test_overlapping_memory_is_refused_as_torch_refuses_it(name, requires_grad):
+    outcomes = []
+    for lib in (torch, ag):
+        x = lib.tensor([1.0, 2.0, 3.0, 4.0, 5.0], requires_grad=requires_grad)
+        y = x * 1
+        try:
+            OVERLAPS[name](y)
+            outcomes.append(y.tolist())
+        except RuntimeError as error:
+            outcomes.append("refused" if "single memory location" in str(error) else str(error))
+    assert outcomes[0] == outcomes[1]
