@@ -41,6 +41,8 @@ def as_array(data, float_dtype, dtype):
         if isinstance(data, (list, tuple)) and any(x.__class__ in TENSOR_TYPES for x in _flat(data)):
             data = _untensor(data)
         array = numpy.asarray(data)
+        if array.dtype.kind in "uO":
+            _check_int64_range(data)
         if array.dtype == object:
             raise TypeError(f"can't make a tensor from {type(data).__name__} holding non-numbers")
         if array.dtype.kind == "f":
@@ -49,6 +51,15 @@ def as_array(data, float_dtype, dtype):
     if dtype is not None:
         array = array.astype(dtypes.to_numpy(dtype), copy=False)
     return array
+
+
+def _check_int64_range(data) -> None:
+    """PyTorch refuses a Python int outside int64; NumPy would make uint64 (then wrap) or objects."""
+    values = _flat(data) if isinstance(data, (list, tuple)) else (data,)
+    for value in values:
+        if isinstance(value, int) and not -(2 ** 63) <= value < 2 ** 63:
+            raise ValueError(f"Overflow when unpacking long long: {value} does not fit in int64 "
+                             f"(the widest integer dtype); pass it as a float instead")
 
 
 def _flat(data):

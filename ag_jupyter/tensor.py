@@ -304,8 +304,13 @@ class Tensor(TensorMath, TensorInPlace):
 
     # ----- comparisons (no gradient, as in PyTorch) ---------------------------------
     def _compare(self, other, ufunc):
+        x = self._data
         value = other._data if other.__class__ in TENSOR_TYPES else other
-        return _wrap(ufunc(self._data, value), False, None)
+        if getattr(value, "dtype", x.dtype) != x.dtype:
+            from .promotion import cast_operands
+
+            x, value, _ = cast_operands(x, value)  # compare as PyTorch does: in the promoted dtype
+        return _wrap(ufunc(x, value), False, None)
 
     def __eq__(self, other):
         return self._compare(other, numpy.equal)

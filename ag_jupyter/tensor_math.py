@@ -109,10 +109,10 @@ class TensorMath:
         return elementwise.clamp(self, min, max)
 
     def maximum(self, other):
-        return elementwise.Maximum.apply(self, other)
+        return elementwise.maximum(self, other)
 
     def minimum(self, other):
-        return elementwise.Minimum.apply(self, other)
+        return elementwise.minimum(self, other)
 
     def where(self, condition, other):
         return elementwise.where(condition, self, other)

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from ..autograd.function import Op
 from ..backend import array_module
+from ..promotion import require_floating
 from .dims import normalize_dim
 
 
@@ -16,6 +17,7 @@ class Softmax(Op):
 
     def forward(self, a, dim):
         x = a._data
+        require_floating(x, "softmax")
         self.dim = normalize_dim(dim, x.ndim)
         xp = array_module(x)
         e = xp.exp(x - x.max(axis=self.dim, keepdims=True))
@@ -37,6 +39,7 @@ class LogSoftmax(Op):
 
     def forward(self, a, dim):
         x = a._data
+        require_floating(x, "log_softmax")
         self.dim = normalize_dim(dim, x.ndim)
         xp = array_module(x)
         shifted = x - x.max(axis=self.dim, keepdims=True)

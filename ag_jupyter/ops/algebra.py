@@ -17,6 +17,7 @@ from __future__ import annotations
 import numpy
 
 from ..backend import array_module, scatter_add
+from ..dtypes import from_numpy
 
 
 def sum_to(F, x, shape: tuple):
@@ -75,6 +76,10 @@ class _Arrays:
     @staticmethod
     def cast_like(x, like):
         return x.astype(like.dtype, copy=False)
+
+    @staticmethod
+    def cast(x, numpy_dtype):
+        return x.astype(numpy_dtype, copy=False)
 
     @staticmethod
     def index_add(grad, key, shape):
@@ -147,6 +152,10 @@ class _Tensors:
     @staticmethod
     def cast_like(x, like):
         return x.to(like.dtype)
+
+    @staticmethod
+    def cast(x, numpy_dtype):
+        return x.to(from_numpy(numpy_dtype))
 
     @staticmethod
     def index_add(grad, key, shape):

@@ -12,9 +12,15 @@ import numpy
 from ..autograd.function import Op
 from ..backend import array_module
 from ..dtypes import default_float
+from ..promotion import cast_operands, check_python_int, result_type
 from .algebra import sum_to
 
-_F64 = numpy.dtype(numpy.float64)
+
+def _as_float(x):
+    """True division of integers gives the default float, as in PyTorch."""
+    if getattr(x, "dtype", None) is not None and x.dtype.kind != "f":
+        return x.astype(default_float().numpy)
+    return float(x) if isinstance(x, int) else x
 
 
 def _array(x):
@@ -34,11 +40,46 @@ def _shape(x) -> tuple:
     return x.shape if x.__class__ in TENSOR_TYPES else ()
 
 
-def _keep_python_scalars_weak(out, x, y):
-    """NumPy turns int data with a float into float64; PyTorch uses the default float."""
-    if out.dtype is _F64 and getattr(x, "dtype", None) is not _F64 and getattr(y, "dtype", None) is not _F64:
-        return out.astype(default_float().numpy)
-    return out
+def promoted(x, y):
+    """``x`` and ``y`` cast to PyTorch's result dtype, and the dtypes of the tensor inputs
+    (for backward to cast their gradients back), or None when no cast was needed. Only
+    operands of different dtypes pay for this; a number with a float tensor never does."""
+    dx, dy = getattr(x, "dtype", None), getattr(y, "dtype", None)
+    if dx is dy or (dy is None and dx.kind == "f") or (dx is None and dy.kind == "f"):
+        return x, y, None
+    if dx is None and isinstance(x, int) and not isinstance(x, bool):
+        check_python_int(x)
+    if dy is None and isinstance(y, int) and not isinstance(y, bool):
+        check_python_int(y)
+    x, y, _ = cast_operands(x, y)
+    return x, y, (dx, dy)
+
+
+def _power(x, y):
+    if getattr(x, "dtype", None) == bool or getattr(y, "dtype", None) == bool:
+        return _bool_power(x, y)
+    return numpy.power(x, y)
+
+
+def _bool_power(x, y):
+    """NumPy has no bool ** bool; PyTorch's (with one Python bool) is ``x or not y``."""
+    if getattr(y, "dtype", None) == bool and (x.__class__ is bool or getattr(x, "dtype", None) == bool):
+        raise RuntimeError('"pow" not implemented for \'Bool\' (a bool tensor as the exponent of a bool)')
+    target = result_type(x, y)
+    as_int = [numpy.asarray(v).astype(numpy.int64) if target == bool else v for v in (x, y)]
+    return numpy.power(*as_int).astype(target)
+
+
+def _refuse_bool_subtraction(x, y) -> None:
+    bool_x, bool_y = getattr(x, "dtype", None) == bool or x is True or x is False, \
+        getattr(y, "dtype", None) == bool or y is True or y is False
+    if bool_x and bool_y:
+        raise RuntimeError("Subtraction, the `-` operator, with two bool tensors is not supported. "
+                           "Use the `^` or `logical_xor()` operator instead.")
+    if bool_x or bool_y:
+        raise RuntimeError("Subtraction, the `-` operator, with a bool tensor is not supported. "
+                           "If you are trying to invert a mask, use the `~` or `logical_not()` "
+                           "operator instead.")
 
 
 def broadcast_error(shape_a: tuple, shape_b: tuple) -> RuntimeError:
@@ -58,26 +99,30 @@ def broadcast_error(shape_a: tuple, shape_b: tuple) -> RuntimeError:
 class Binary(Op):
     """Two inputs that broadcast; ``local`` gives the gradients at the output's shape."""
 
-    __slots__ = ("shapes",)
+    __slots__ = ("shapes", "casts")
     arity = 2
     ufunc = None
+    integer_result = True  # False: an integer result is computed in the default float (true division)
 
     def forward(self, a, b):
+        # Only a tensor input can need its gradient summed back (a number gets none).
         if a.__class__ in TENSOR_TYPES:
             x = a._data
+            shape_a = x.shape
         else:
             x = a = _plain(a)
+            shape_a = None
         if b.__class__ in TENSOR_TYPES:
             y = b._data
+            shape_b = y.shape
         else:
             y = b = _plain(b)
+            shape_b = None
+        x, y, self.casts = promoted(x, y)
+        if not self.integer_result:
+            x, y = _as_float(x), _as_float(y)
         out = self.ufunc(x, y)
-        if out.dtype is _F64:
-            out = _keep_python_scalars_weak(out, x, y)
-        # Only a tensor input can need its gradient summed back (a number gets none).
         shape = out.shape
-        shape_a = x.shape if x is not a else None
-        shape_b = y.shape if y is not b else None
         self.shapes = None if (shape_a is None or shape_a == shape) and (
             shape_b is None or shape_b == shape) else (shape_a, shape_b)
         self.remember(a, b, out)
@@ -95,6 +140,12 @@ class Binary(Op):
 
     def backward(self, F, grad):
         grad_a, grad_b = self.local(F, grad)
+        if self.casts is not None:  # each input gets its gradient in its own dtype, as in PyTorch
+            dtype_a, dtype_b = self.casts
+            if grad_a is not None and dtype_a is not None:
+                grad_a = F.cast(grad_a, dtype_a)
+            if grad_b is not None and dtype_b is not None:
+                grad_b = F.cast(grad_b, dtype_b)
         if self.shapes is not None:
             shape_a, shape_b = self.shapes
             if grad_a is not None and shape_a is not None:
@@ -124,6 +175,13 @@ class Sub(Binary):
     symbol = "−"
     ufunc = numpy.subtract
     formula = r"\frac{\partial u}{\partial a} = 1,\quad \frac{\partial u}{\partial b} = -1"
+
+    def forward(self, a, b):
+        x, y = _array(a), _array(b)
+        if getattr(x, "dtype", None) == bool or getattr(y, "dtype", None) == bool or \
+                x.__class__ is bool or y.__class__ is bool:
+            _refuse_bool_subtraction(x, y)
+        return Binary.forward(self, a, b)
 
     def remember(self, a, b, out):
         pass
@@ -156,6 +214,7 @@ class Div(Binary):
     node_name = "DivBackward0"
     symbol = "÷"
     ufunc = numpy.true_divide
+    integer_result = False
     formula = r"\frac{\partial u}{\partial a} = \frac{1}{b},\quad \frac{\partial u}{\partial b} = -\frac{a}{b^2}"
 
     def remember(self, a, b, out):
@@ -175,7 +234,7 @@ class Pow(Binary):
     saves_output = True
     node_name = "PowBackward0"
     symbol = "^"
-    ufunc = numpy.power
+    ufunc = staticmethod(_power)
     formula = r"\frac{\partial u}{\partial a} = b\,a^{b-1},\quad \frac{\partial u}{\partial b} = a^b \ln a"
 
     def name(self) -> str:
@@ -240,13 +299,19 @@ class Where(Binary):
 
     def forward(self, a, b, condition):
         cond = _array(condition)
-        x, y = _array(a), _array(b)
+        if getattr(cond, "dtype", None) != bool:
+            raise RuntimeError(f"where expected condition to be a boolean tensor, but got a tensor "
+                               f"with dtype {getattr(cond, 'dtype', type(cond).__name__)}")
+        x = a._data if a.__class__ in TENSOR_TYPES else _plain(a)
+        y = b._data if b.__class__ in TENSOR_TYPES else _plain(b)
+        x, y, self.casts = promoted(x, y)
         out = array_module(cond).where(cond, x, y)
-        if out.dtype is _F64:
-            out = _keep_python_scalars_weak(out, x, y)
+        target = result_type(x, y)  # NumPy would make two numbers float64
+        if out.dtype != target:
+            out = out.astype(target)
         self.condition = cond
-        shape_a = x.shape if x is not a else None
-        shape_b = y.shape if y is not b else None
+        shape_a = a._data.shape if a.__class__ in TENSOR_TYPES else None
+        shape_b = b._data.shape if b.__class__ in TENSOR_TYPES else None
         self.shapes = None if shape_a == shape_b == out.shape else (shape_a, shape_b)
         return out
 

@@ -5,6 +5,7 @@ from collections import namedtuple
 
 from ..autograd.function import Op
 from ..backend import array_module
+from ..promotion import refuse_bool, require_floating
 from .dims import kept_shape, normalize_dim, normalize_dims, reduced_count
 
 
@@ -140,6 +141,7 @@ class Var(Reduction):
         return self.node_name
 
     def forward(self, a, dim=None, correction=1, keepdim=False):
+        require_floating(a._data, "std and var")
         dims = self.setup(a, dim, keepdim)
         self.saved = (a,)
         self.correction = correction
@@ -184,6 +186,7 @@ class Norm(Reduction):
         return self.node_name
 
     def forward(self, a, dim=None, keepdim=False):
+        require_floating(a._data, "linalg.vector_norm")
         dims = self.setup(a, dim, keepdim)
         self.saved = (a,)
         x = a._data
@@ -272,6 +275,7 @@ def argmin(input, dim=None, keepdim=False):
 def _arg(kind, input, dim, keepdim):
     from ..tensor import _wrap
 
+    refuse_bool(input._data, kind)
     xp = array_module(input._data)
     if dim is None:
         found = getattr(xp, kind)(input._data)
