@@ -251,7 +251,13 @@ class Pow(Binary):
         a, b = self.saved
         a, b = F.value(a), F.value(b)
         follow_a, follow_b = self._next
-        grad_a = grad * b * a ** (b - 1) if follow_a is not None else None
+        grad_a = None
+        if follow_a is not None:
+            # PyTorch: the gradient is 0 where the exponent is 0, even at a = 0 (0 * 0**-1)
+            if isinstance(b, (int, float)):
+                grad_a = F.zeros_like(grad) if b == 0 else grad * b * a ** (b - 1)
+            else:
+                grad_a = F.where(b == 0, F.zeros_like(grad), grad * b * a ** (b - 1))
         grad_b = None
         if follow_b is not None:
             # log a is undefined at a <= 0, where PyTorch's gradient is 0; keep it finite there
@@ -272,8 +278,9 @@ class Maximum(Binary):
 
     def local(self, F, grad):
         a, b = (F.value(v) for v in self.saved)
-        half_ties = (a == b) * 0.5
-        return grad * ((a > b) + half_ties), grad * ((b > a) + half_ties)
+        # PyTorch: ties share, the smaller gets 0, and a NaN (neither smaller) gets it all
+        half_ties = (a == b) * -0.5
+        return grad * (~(a < b) * 1.0 + half_ties), grad * (~(b < a) * 1.0 + half_ties)
 
 
 class Minimum(Binary):
@@ -285,8 +292,8 @@ class Minimum(Binary):
 
     def local(self, F, grad):
         a, b = (F.value(v) for v in self.saved)
-        half_ties = (a == b) * 0.5
-        return grad * ((a < b) + half_ties), grad * ((b < a) + half_ties)
+        half_ties = (a == b) * -0.5
+        return grad * (~(a > b) * 1.0 + half_ties), grad * (~(b > a) * 1.0 + half_ties)
 
 
 class Where(Binary):

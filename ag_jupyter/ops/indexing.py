@@ -19,7 +19,8 @@ def _part(k):
     if isinstance(k, list):
         import numpy
 
-        return numpy.asarray(k)
+        array = numpy.asarray(k)
+        return array.astype(numpy.int64) if array.size == 0 else array  # x[[]]: no rows, as torch
     return k
 
 

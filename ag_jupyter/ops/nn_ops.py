@@ -103,7 +103,8 @@ class MseLoss(Op):
     def backward(self, F, grad):
         input, target = self.saved
         diff = F.value(input) - F.value(target)
-        scale = 2.0 / self.count if self.reduction == "mean" else 2.0
+        # an empty input has a NaN mean and an empty gradient, as in PyTorch
+        scale = 2.0 / max(self.count, 1) if self.reduction == "mean" else 2.0
         local = diff * (grad * scale)  # grad is a scalar unless reduction="none"
         follow_input, follow_target = self._next
         grad_input = local if follow_input is not None else None
@@ -162,7 +163,7 @@ class NllLoss(Op):
         xp = array_module(self.target)
         count = self.target.size
         scale = -1.0 if self.weights is None else -self.weights
-        if self.reduction == "mean":
+        if self.reduction == "mean" and count:  # no targets: an empty gradient, nothing to scale
             scale = scale / self.total
         local = xp.zeros((count, self.in_shape[0 if len(self.in_shape) == 1 else 1]), self.dtype)
         local[xp.arange(count), self.target] = scale

@@ -193,6 +193,10 @@ class Cat(Op):
         if not tensors:
             raise RuntimeError("torch.cat(): expected a non-empty list of Tensors")
         arrays = [t._data for t in tensors]
+        for k, x in enumerate(arrays):
+            if x.ndim == 0:
+                raise RuntimeError(f"zero-dimensional tensor (at position {k}) cannot be concatenated "
+                                   f"(use stack, or reshape it to one element first)")
         self.axis = normalize_dim(dim, arrays[0].ndim)
         first = arrays[0].shape
         for k, x in enumerate(arrays):

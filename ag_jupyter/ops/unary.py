@@ -166,7 +166,7 @@ class Relu(UnaryOnOutput):
         return out
 
     def backward(self, F, grad):
-        return (grad * (F.output(self) > 0),)
+        return (grad * ~(F.output(self) <= 0),)  # a NaN passes its gradient, as in PyTorch
 
 
 class Clamp(Op):
