@@ -17,11 +17,11 @@ class Softmax(Op):
 
     def forward(self, a, dim):
         x = a._data
-        require_floating(x, "softmax")
         self.dim = _axis(dim, x)
-        if x.size == 0:
+        if x.size == 0:  # nothing to compute: PyTorch returns an empty tensor of any dtype
             out = self.out = x.copy()
             return out
+        require_floating(x, "softmax")
         xp = array_module(x)
         e = xp.exp(x - x.max(axis=self.dim, keepdims=True))
         out = self.out = e / e.sum(axis=self.dim, keepdims=True)
@@ -42,11 +42,11 @@ class LogSoftmax(Op):
 
     def forward(self, a, dim):
         x = a._data
-        require_floating(x, "log_softmax")
         self.dim = _axis(dim, x)
         if x.size == 0:
             out = self.out = x.copy()
             return out
+        require_floating(x, "log_softmax")
         xp = array_module(x)
         shifted = x - x.max(axis=self.dim, keepdims=True)
         out = self.out = shifted - xp.log(xp.exp(shifted).sum(axis=self.dim, keepdims=True))

@@ -58,7 +58,21 @@ def promoted(x, y):
 def _power(x, y):
     if getattr(x, "dtype", None) == bool or getattr(y, "dtype", None) == bool:
         return _bool_power(x, y)
+    if getattr(y, "dtype", None) is not None and y.dtype.kind in "iu" and getattr(x, "dtype", y.dtype).kind in "iu" \
+            and (y < 0).any():
+        return _negative_integer_power(x, y)
     return numpy.power(x, y)
+
+
+def _negative_integer_power(x, y):
+    """PyTorch's integer power with a negative tensor exponent: 1 and -1 keep their
+    magnitude, every other base gives 0 (NumPy refuses)."""
+    xp = array_module(y)
+    x = xp.asarray(x)
+    positive = xp.power(x, xp.where(y < 0, 0, y))
+    sign = xp.where(y % 2 == 0, 1, -1).astype(positive.dtype)
+    small = xp.where(x == 1, 1, xp.where(x == -1, sign, 0)).astype(positive.dtype)
+    return xp.where(y < 0, small, positive)
 
 
 def _bool_power(x, y):
@@ -260,13 +274,27 @@ class Pow(Binary):
                 grad_a = F.where(b == 0, F.zeros_like(grad), grad * b * a ** (b - 1))
         grad_b = None
         if follow_b is not None:
-            # log a is undefined at a <= 0, where PyTorch's gradient is 0; keep it finite there
-            if isinstance(a, (int, float)):
-                safe_log = math.log(a) if a > 0 else 0.0
-            else:
-                safe_log = F.log(F.where(a > 0, a, a * 0 + 1))
-            grad_b = grad * F.output(self) * safe_log
+            # PyTorch: u * log(a), so NaN for a < 0 and -inf or inf at a = 0 with b < 0, but 0
+            # at a = 0 with b >= 0 (where u is 0 or 1). NumPy's warnings there are expected.
+            with numpy.errstate(divide="ignore", invalid="ignore"):
+                if isinstance(a, (int, float)):
+                    log_a = math.log(a) if a > 0 else (-math.inf if a == 0 else math.nan)
+                    grad_b = grad * F.output(self) * log_a
+                    if a == 0:
+                        grad_b = F.where(b >= 0, F.zeros_like(grad_b), grad_b)
+                else:
+                    grad_b = grad * F.output(self) * F.log(a)
+                    grad_b = F.where((a == 0) & (b >= 0), F.zeros_like(grad_b), grad_b)
         return grad_a, grad_b
+
+
+def _compared(F, node, grad):
+    """maximum/minimum's inputs as they were compared: in the result's dtype, so a tie
+    after promotion is a tie in backward too."""
+    a, b = (F.value(v) for v in node.saved)
+    if node.casts is not None:
+        a, b = (F.cast_like(v, grad) if getattr(v, "dtype", None) is not None else v for v in (a, b))
+    return a, b
 
 
 class Maximum(Binary):
@@ -277,7 +305,7 @@ class Maximum(Binary):
     formula = r"\frac{\partial u}{\partial a} = [a > b] + \tfrac12[a = b],\quad \frac{\partial u}{\partial b} = [b > a] + \tfrac12[a = b]"
 
     def local(self, F, grad):
-        a, b = (F.value(v) for v in self.saved)
+        a, b = _compared(F, self, grad)
         # PyTorch: ties share, the smaller gets 0, and a NaN (neither smaller) gets it all
         half_ties = (a == b) * -0.5
         return grad * (~(a < b) * 1.0 + half_ties), grad * (~(b < a) * 1.0 + half_ties)
@@ -291,7 +319,7 @@ class Minimum(Binary):
     formula = r"\frac{\partial u}{\partial a} = [a < b] + \tfrac12[a = b],\quad \frac{\partial u}{\partial b} = [b < a] + \tfrac12[a = b]"
 
     def local(self, F, grad):
-        a, b = (F.value(v) for v in self.saved)
+        a, b = _compared(F, self, grad)
         half_ties = (a == b) * -0.5
         return grad * (~(a > b) * 1.0 + half_ties), grad * (~(b > a) * 1.0 + half_ties)
 

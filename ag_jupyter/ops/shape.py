@@ -5,6 +5,7 @@ from __future__ import annotations
 from ..autograd.function import Op
 from ..autograd.views import ViewOp
 from ..backend import array_module
+from ..promotion import result_type
 from .algebra import sum_to
 from .dims import normalize_dim
 
@@ -182,7 +183,7 @@ class Clone(Op):
 class Cat(Op):
     """All arguments but the last are inputs; the last is ``dim``."""
 
-    __slots__ = ("sizes", "axis")
+    __slots__ = ("sizes", "axis", "dtypes")
     arity = None
     node_name = "CatBackward0"
     symbol = "cat"
@@ -208,7 +209,22 @@ class Cat(Op):
                     f"{list(first)} but got size {list(x.shape)} for tensor number {k} in the list."
                 )
         self.sizes = [x.shape[self.axis] for x in arrays]
+        arrays = self.promote(arrays)
         return array_module(arrays[0]).concatenate(arrays, axis=self.axis)
+
+    def promote(self, arrays):
+        """Mixed dtypes are promoted as PyTorch promotes them (not as NumPy's concatenate)."""
+        self.dtypes = None
+        if any(x.dtype != arrays[0].dtype for x in arrays):
+            common = result_type(*[x if x.ndim else x.reshape(1) for x in arrays])
+            self.dtypes = [x.dtype for x in arrays]
+            arrays = [x.astype(common) for x in arrays]
+        return arrays
+
+    def cast_back(self, F, grads):
+        if self.dtypes is None:
+            return tuple(grads)
+        return tuple(F.cast(g, d) if d.kind == "f" else g for g, d in zip(grads, self.dtypes))
 
     def backward(self, F, grad):
         grads, start = [], 0
@@ -216,7 +232,7 @@ class Cat(Op):
         for size in self.sizes:
             grads.append(grad[lead + (slice(start, start + size),)])
             start += size
-        return tuple(grads)
+        return self.cast_back(F, grads)
 
 
 class Stack(Cat):
@@ -238,11 +254,12 @@ class Stack(Cat):
                 )
         self.axis = normalize_dim(dim, arrays[0].ndim + 1)
         self.sizes = [1] * len(arrays)
+        arrays = self.promote(arrays)
         return array_module(arrays[0]).stack(arrays, axis=self.axis)
 
     def backward(self, F, grad):
         lead = (slice(None),) * self.axis
-        return tuple(grad[lead + (k,)] for k in range(len(self.sizes)))
+        return self.cast_back(F, [grad[lead + (k,)] for k in range(len(self.sizes))])
 
 
 # ----- the functions users call ----------------------------------------------------
