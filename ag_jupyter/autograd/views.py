@@ -22,6 +22,8 @@ from __future__ import annotations
 
 import weakref
 
+import numpy
+
 from . import hooks, state, versions
 from .function import Op, _links
 from .node import Node, next_sequence_number
@@ -37,40 +39,44 @@ class ViewOf:
 
     __slots__ = ("base", "chain", "grad_mode")
 
-    def __init__(self, base, chain: tuple, grad_mode: bool):
-        self.base, self.chain, self.grad_mode = base, chain, grad_mode
-
 
 class ViewOp(Op):
-    """A primitive whose output shares memory with its first input (slicing, view,
-    transpose, ...). ``is_view`` says whether this call's output really is a view."""
+    """A primitive whose output may share memory with its first input (slicing, view,
+    transpose, ...): basic indexing and reshape do when the memory allows, and then the
+    output is tracked as a view of its input's base."""
 
     __slots__ = ()
 
     @classmethod
-    def is_view(cls, args, data) -> bool:
-        return True
-
-    @classmethod
     def apply(cls, *args):
         source = args[0]
-        if source.__class__ in TENSOR_TYPES and not hasattr(source._data, "strides"):
+        if source.__class__ not in TENSOR_TYPES:
+            return Op.apply.__func__(cls, *args)
+        x = source._data
+        if isinstance(x, numpy.generic):
             # A NumPy scalar (what some reductions give) cannot be viewed: give the tensor
             # a 0-d array holding the same value, so the view shares its memory.
-            source._data = array_module(source._data).asarray(source._data)
+            x = source._data = numpy.asarray(x)
+        owner = x.base
         out = Op.apply.__func__(cls, *args)
-        if source.__class__ in TENSOR_TYPES and cls.is_view(args, out._data):
+        data_owner = out._data.base
+        # NumPy and CuPy point a view's .base at the array that owns the memory.
+        if data_owner is not None and (data_owner is (x if owner is None else owner)
+                                       or array_module(x).may_share_memory(x, out._data)):
             _track(source, out, (cls, args[1:]))
         return out
 
 
 def _track(source, out, link: tuple) -> None:
     record = getattr(source, "_view", None)
+    view = _new(ViewOf)
     if record is None:
-        base, chain = source, (link,)
+        view.base, view.chain = source, (link,)
     else:
-        base, chain = record.base, record.chain + (link,)
-    out._view = ViewOf(base, chain, state.grad_enabled)
+        view.base, view.chain = record.base, record.chain + (link,)
+    view.grad_mode = state.grad_enabled
+    out._view = view
+    base = view.base
     known = getattr(base, "_views", None)
     if known is None:
         base._views = [_ref(out)]
@@ -78,11 +84,6 @@ def _track(source, out, link: tuple) -> None:
     known.append(_ref(out))
     if len(known) > 32 and len(known) & (len(known) - 1) == 0:  # at powers of two: amortised
         known[:] = [r for r in known if r() is not None]
-
-
-def view_record(tensor):
-    """The tensor's ``ViewOf``, or None when it owns its memory."""
-    return getattr(tensor, "_view", None)
 
 
 def live_views(base) -> list:

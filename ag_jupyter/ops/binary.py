@@ -16,6 +16,18 @@ from ..promotion import cast_operands, check_python_int, result_type
 from .algebra import sum_to
 
 
+def _true_divide(x, y):
+    """After promotion both operands share a dtype (or one is a number): integers and bools
+    are divided in the default float, as in PyTorch."""
+    try:
+        kind = x.dtype.kind
+    except AttributeError:  # a number divided by a tensor
+        kind = y.dtype.kind
+    if kind == "f":
+        return numpy.true_divide(x, y)
+    return numpy.true_divide(_as_float(x), _as_float(y))
+
+
 def _as_float(x):
     """True division of integers gives the default float, as in PyTorch."""
     if getattr(x, "dtype", None) is not None and x.dtype.kind != "f":
@@ -85,6 +97,7 @@ def _bool_power(x, y):
 
 
 def _refuse_bool_subtraction(x, y) -> None:
+    """Called for operands of different dtypes only (NumPy itself refuses bool - bool)."""
     bool_x, bool_y = getattr(x, "dtype", None) == bool or x is True or x is False, \
         getattr(y, "dtype", None) == bool or y is True or y is False
     if bool_x and bool_y:
@@ -116,25 +129,32 @@ class Binary(Op):
     __slots__ = ("shapes", "casts")
     arity = 2
     ufunc = None
-    integer_result = True  # False: an integer result is computed in the default float (true division)
+    refuse = None  # a check of mixed operands before promotion (subtraction refuses bools)
 
     def forward(self, a, b):
         # Only a tensor input can need its gradient summed back (a number gets none).
         if a.__class__ in TENSOR_TYPES:
             x = a._data
             shape_a = x.shape
+            dx = x.dtype
         else:
             x = a = _plain(a)
-            shape_a = None
+            shape_a = dx = None
         if b.__class__ in TENSOR_TYPES:
             y = b._data
             shape_b = y.shape
+            dy = y.dtype
         else:
             y = b = _plain(b)
-            shape_b = None
-        x, y, self.casts = promoted(x, y)
-        if not self.integer_result:
-            x, y = _as_float(x), _as_float(y)
+            shape_b = dy = None
+        # Same dtypes, or a number with a float tensor, need no promotion (the common path).
+        if dx is dy or (dy is None and dx.kind == "f" and y.__class__ is not bool) or \
+                (dx is None and dy.kind == "f" and x.__class__ is not bool):
+            self.casts = None
+        else:
+            if self.refuse is not None:
+                self.refuse(x, y)
+            x, y, self.casts = promoted(x, y)
         out = self.ufunc(x, y)
         shape = out.shape
         self.shapes = None if (shape_a is None or shape_a == shape) and (
@@ -190,12 +210,14 @@ class Sub(Binary):
     ufunc = numpy.subtract
     formula = r"\frac{\partial u}{\partial a} = 1,\quad \frac{\partial u}{\partial b} = -1"
 
-    def forward(self, a, b):
-        x, y = _array(a), _array(b)
-        if getattr(x, "dtype", None) == bool or getattr(y, "dtype", None) == bool or \
-                x.__class__ is bool or y.__class__ is bool:
-            _refuse_bool_subtraction(x, y)
-        return Binary.forward(self, a, b)
+    refuse = staticmethod(_refuse_bool_subtraction)
+
+    @classmethod
+    def explain(cls, args, error):
+        if isinstance(error, TypeError) and "boolean subtract" in str(error):  # bool - bool
+            return RuntimeError("Subtraction, the `-` operator, with two bool tensors is not supported. "
+                                "Use the `^` or `logical_xor()` operator instead.")
+        return Binary.explain(args, error)
 
     def remember(self, a, b, out):
         pass
@@ -227,8 +249,7 @@ class Div(Binary):
     __slots__ = ()
     node_name = "DivBackward0"
     symbol = "÷"
-    ufunc = numpy.true_divide
-    integer_result = False
+    ufunc = staticmethod(_true_divide)
     formula = r"\frac{\partial u}{\partial a} = \frac{1}{b},\quad \frac{\partial u}{\partial b} = -\frac{a}{b^2}"
 
     def remember(self, a, b, out):

@@ -45,17 +45,16 @@ class Index(ViewOp):
             return "SelectBackward0" if any(isinstance(p, int) for p in parts) else "SliceBackward0"
         return "IndexBackward0"
 
-    @classmethod
-    def is_view(cls, args, data) -> bool:
-        return _is_basic(args[1])
-
     def forward(self, a, key):
         x = a._data
-        key = array_key(key)
-        if _is_basic(key):
-            # With an Ellipsis NumPy gives a 0-d view for x[i] of a vector, not a copied scalar.
-            parts = key if isinstance(key, tuple) else (key,)
-            key = parts if Ellipsis in parts else parts + (Ellipsis,)
+        kind = key.__class__
+        if kind is int:
+            key = (key, Ellipsis)  # with an Ellipsis NumPy gives x[i] as a 0-d view, not a scalar
+        elif kind is not slice:
+            key = array_key(key)
+            if _is_basic(key):
+                parts = key if isinstance(key, tuple) else (key,)
+                key = parts if any(p is Ellipsis for p in parts) else parts + (Ellipsis,)
         self.key = key
         self.in_shape = x.shape
         try:

@@ -16,7 +16,8 @@ class Unary(Op):
 
     def forward(self, a):
         self.saved = (a,)
-        return self.ufunc(floating(a._data))
+        x = a._data
+        return self.ufunc(x if x.dtype.kind == "f" else floating(x))
 
 
 class UnaryOnOutput(Op):
@@ -27,7 +28,8 @@ class UnaryOnOutput(Op):
     ufunc = None
 
     def forward(self, a):
-        out = self.out = self.ufunc(floating(a._data))
+        x = a._data
+        out = self.out = self.ufunc(x if x.dtype.kind == "f" else floating(x))
         return out
 
 
