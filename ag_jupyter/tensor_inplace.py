@@ -174,10 +174,11 @@ def _write(tensor, values) -> None:
             f"output with shape {list(target.shape)} doesn't match the broadcast shape {list(values.shape)}"
         )
     if values.dtype != target.dtype:
-        if target.dtype.kind in "iub" and values.dtype.kind == "f":
+        # PyTorch casts an in-place result down within its category, never across one
+        if category(values.dtype) > category(target.dtype):
             raise RuntimeError(
-                f"result type Float can't be cast to the desired output type "
-                f"{dtypes.of_array(target).name} (an in-place op cannot change a tensor's dtype)"
+                f"result type {dtypes.of_array(values).name} can't be cast to the desired output "
+                f"type {dtypes.of_array(target).name} (an in-place op cannot change a tensor's dtype)"
             )
         values = values.astype(target.dtype)
     if not isinstance(target, backend.array_module(target).ndarray):
@@ -190,5 +191,6 @@ def _write(tensor, values) -> None:
 
 # Imported last: tensor.py defines these names before it imports this module.
 from . import backend, dtypes  # noqa: E402
+from .promotion import category  # noqa: E402
 from .autograd import state, versions, views  # noqa: E402
 from .tensor import TENSOR_TYPES, _wrap  # noqa: E402

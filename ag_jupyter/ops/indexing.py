@@ -24,6 +24,12 @@ def _part(k):
     return k
 
 
+def _refuse_negative_step(part) -> None:
+    if part.step is not None and part.step <= 0:
+        raise ValueError(f"step must be greater than zero (got {part.step}); PyTorch has no "
+                         f"negative-step slices: index with a reversed index tensor instead")
+
+
 def _is_basic(key) -> bool:
     parts = key if isinstance(key, tuple) else (key,)
     return all(p is None or p is Ellipsis or (isinstance(p, (int, slice)) and not isinstance(p, bool))
@@ -50,10 +56,15 @@ class Index(ViewOp):
         kind = key.__class__
         if kind is int:
             key = (key, Ellipsis)  # with an Ellipsis NumPy gives x[i] as a 0-d view, not a scalar
-        elif kind is not slice:
+        elif kind is slice:
+            _refuse_negative_step(key)
+        else:
             key = array_key(key)
             if _is_basic(key):
                 parts = key if isinstance(key, tuple) else (key,)
+                for part in parts:
+                    if part.__class__ is slice:
+                        _refuse_negative_step(part)
                 key = parts if any(p is Ellipsis for p in parts) else parts + (Ellipsis,)
         self.key = key
         self.in_shape = x.shape
