@@ -16,7 +16,7 @@ def _wrap(data, requires_grad: bool, grad_fn):
     t = _new(Tensor)
     t._data = data
     t._requires_grad = requires_grad
-    t.grad = None
+    t._grad = None
     t.grad_fn = grad_fn
     return t
 
@@ -36,7 +36,7 @@ class Tensor(TensorMath, TensorInPlace):
 
     # _view (a views.ViewOf) and _views (weak references to views taken of this tensor)
     # are set only by view ops, so the per-op constructor never touches them.
-    __slots__ = ("_data", "_requires_grad", "grad", "grad_fn", "_view", "_views", "__weakref__")
+    __slots__ = ("_data", "_requires_grad", "_grad", "grad_fn", "_view", "_views", "__weakref__")
     __array_ufunc__ = None  # NumPy defers to our operators: ndarray * tensor is a tensor
     __hash__ = object.__hash__
 
@@ -45,7 +45,7 @@ class Tensor(TensorMath, TensorInPlace):
 
         self._data = as_array(data, dtypes.default_float().numpy, None)
         self._requires_grad = False
-        self.grad = None
+        self._grad = None
         self.grad_fn = None
 
     def __init_subclass__(cls, **kwargs):
@@ -118,6 +118,29 @@ class Tensor(TensorMath, TensorInPlace):
         if requires_grad and state.listener is not None:
             state.listener.on_leaf(self)
         return self
+
+    @property
+    def grad(self):
+        return self._grad
+
+    @grad.setter
+    def grad(self, value) -> None:
+        """PyTorch refuses a gradient that could not be this tensor's: another kind, shape,
+        dtype or device (a later backward would otherwise broadcast into it)."""
+        if value is not None:
+            if value.__class__ not in TENSOR_TYPES:
+                raise TypeError(f"assigned grad expected to be a Tensor or None but got grad of type "
+                                f"{type(value).__name__}")
+            if value._data.shape != self._data.shape:
+                raise RuntimeError(f"assigned grad has data of a different size (grad shape "
+                                   f"{list(value._data.shape)}, tensor shape {list(self._data.shape)})")
+            if value._data.dtype != self._data.dtype:
+                raise RuntimeError(f"assigned grad has data of a different type ({value.dtype.name} "
+                                   f"for a {self.dtype.name} tensor)")
+            if backend.device_of(value._data) != backend.device_of(self._data):
+                raise RuntimeError(f"assigned grad has data located on a different device "
+                                   f"({value.device} for a tensor on {self.device})")
+        self._grad = value
 
     @property
     def is_leaf(self) -> bool:
@@ -362,7 +385,7 @@ class Tensor(TensorMath, TensorInPlace):
 
 def _rebuild(array, requires_grad, grad=None):
     t = _wrap(array, requires_grad, None)
-    t.grad = grad
+    t._grad = grad
     return t
 
 

@@ -129,3 +129,16 @@ def test_grad_mode_decorators_work_with_and_without_parentheses(form):
     expected, got = both(scenario)
     assert expected == got
     assert ag.is_grad_enabled()
+
+
+@pytest.mark.parametrize("value", ["wrong_shape", "wrong_dtype", "not_a_tensor", "right", "none"])
+def test_assigning_grad_is_checked_as_torch_checks_it(value):
+    def scenario(lib):
+        x = lib.ones(3, requires_grad=True)
+        x.grad = {"wrong_shape": lib.ones(1), "wrong_dtype": lib.ones(3, dtype=lib.float64),
+                  "not_a_tensor": 3.0, "right": lib.full((3,), 2.0), "none": None}[value]
+        (x * 2).sum().backward()  # accumulates into what was assigned
+        return x.grad.tolist()
+
+    expected, got = both(scenario)
+    assert expected == got
