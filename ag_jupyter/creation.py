@@ -34,13 +34,19 @@ def as_array(data, float_dtype, dtype):
         array = data._data.copy()
     elif backend.is_cuda_array(data):
         array = data.copy()
-    elif isinstance(data, numpy.ndarray):
+    elif isinstance(data, (numpy.ndarray, numpy.generic)):
         array = numpy.array(data)
         array = dtypes.normalize(array)
     else:
-        if isinstance(data, (list, tuple)) and any(x.__class__ in TENSOR_TYPES for x in _flat(data)):
+        typed = None
+        if isinstance(data, (list, tuple)) and any(
+                x.__class__ in TENSOR_TYPES or isinstance(x, numpy.generic) for x in _flat(data)):
+            typed = _element_dtype(_flat(data), float_dtype)
             data = _untensor(data)
         array = numpy.asarray(data)
+        if typed is not None:  # elements that carry a dtype decide it, as in torch.tensor
+            return dtypes.normalize(array.astype(typed)).astype(
+                dtypes.to_numpy(dtype) if dtype is not None else typed, copy=False)
         if array.dtype.kind in "uO":
             _check_int64_range(data)
         if array.dtype == object:
@@ -51,6 +57,27 @@ def as_array(data, float_dtype, dtype):
     if dtype is not None:
         array = array.astype(dtypes.to_numpy(dtype), copy=False)
     return array
+
+
+def _element_dtype(values, float_dtype):
+    """torch.tensor's inference over a list: each element's own dtype (a tensor's or a NumPy
+    scalar's; Python floats the default float, ints int64), promoted together."""
+    from .promotion import promote_types
+
+    found = None
+    for value in values:
+        if value.__class__ in TENSOR_TYPES:
+            kind = value._data.dtype
+        elif isinstance(value, numpy.generic):
+            kind = value.dtype
+        elif isinstance(value, bool):
+            kind = numpy.dtype(bool)
+        elif isinstance(value, int):
+            kind = numpy.dtype(numpy.int64)
+        else:
+            kind = numpy.dtype(float_dtype)
+        found = promote_types(found, dtypes.normalize(numpy.empty(0, kind)).dtype)
+    return found
 
 
 def _check_int64_range(data) -> None:
