@@ -195,6 +195,7 @@ def arange(start, end=None, step=1, dtype=None, device=None, requires_grad=False
         start, end = 0, start
     if step == 0:
         raise RuntimeError("arange: step must be nonzero")
+    _check_int64_range([start, end, step])
     values = numpy.arange(start, end, step)
     if dtype is None:
         dtype = dtypes.int64 if values.dtype.kind in "iu" else dtypes.default_float()

@@ -136,6 +136,11 @@ def test_integers_beyond_int64_are_refused_not_wrapped():
     with pytest.raises(OverflowError, match="does not fit in int64"):
         ag.tensor([1, 2]) * 2 ** 63  # torch wraps this one silently; a refusal is safer
     assert (ag.tensor([1.0]) * 2 ** 63).dtype == ag.float32  # a float tensor takes any number
+    for make in (lambda: ag.arange(2 ** 63, 2 ** 63 + 2), lambda: ag.full((2,), 2 ** 63),
+                 lambda: ag.tensor([1, 2]).fill_(2 ** 63), lambda: ag.tensor([1, 2]).__setitem__(0, 2 ** 63),
+                 lambda: ag.tensor([1, 2]) - 2 ** 63 - 1, lambda: ag.tensor([1, 2]).mul_(2 ** 63)):
+        with pytest.raises((ValueError, OverflowError)):  # torch wraps some of these silently
+            make()
 
 
 @pytest.mark.parametrize("make_data", [
