@@ -91,6 +91,29 @@ def test_edge_cases_match_torch(data):
     assert not wrong, "\n".join(wrong)
 
 
+LOSSES = {
+    "cross_entropy_empty_sum": lambda l, x: l.nn.functional.cross_entropy(
+        x[:0].reshape(0, 3), l.zeros(0, dtype=l.int64), reduction="sum"),
+    "cross_entropy_empty_none": lambda l, x: l.nn.functional.cross_entropy(
+        x[:0].reshape(0, 3), l.zeros(0, dtype=l.int64), reduction="none"),
+    "nll_loss_empty": lambda l, x: l.nn.functional.nll_loss(x[:0].reshape(0, 3), l.zeros(0, dtype=l.int64)),
+    "cross_entropy_every_target_ignored": lambda l, x: l.nn.functional.cross_entropy(
+        x.reshape(2, 3), l.tensor([-100, -100])),
+    "cross_entropy_weighted_every_target_ignored": lambda l, x: l.nn.functional.cross_entropy(
+        x.reshape(2, 3), l.tensor([-100, -100]), weight=l.ones(3, dtype=l.float64)),
+    "cross_entropy_one_class": lambda l, x: l.nn.functional.cross_entropy(x.reshape(6, 1), l.zeros(6, dtype=l.int64)),
+    "log_softmax_with_minus_inf": lambda l, x: l.nn.functional.log_softmax(
+        x.reshape(2, 3) * l.tensor([[1, 1, float("-inf")]], dtype=l.float64), dim=1),
+}
+
+
+@pytest.mark.parametrize("name", list(LOSSES))
+def test_losses_at_the_edges_match_torch(name):
+    expected = observe(torch, LOSSES[name], np.arange(6.0) * 0.3)
+    got = observe(ag, LOSSES[name], np.arange(6.0) * 0.3)
+    assert same(expected, got), f"torch {expected}, ag {got}"
+
+
 def test_pow_at_exponent_zero_matches_torch_in_second_derivatives():
     results = []
     for lib in (torch, ag):

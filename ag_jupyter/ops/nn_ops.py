@@ -176,7 +176,8 @@ class NllLoss(Op):
         count = self.target.size
         scale = -1.0 if self.weights is None else -self.weights
         if self.reduction == "mean" and count:  # no targets: an empty gradient, nothing to scale
-            scale = scale / self.total
+            # every target ignored: the loss is NaN (0/0) but PyTorch's gradient is 0
+            scale = scale / self.total if float(self.total) != 0 else scale * 0
         local = xp.zeros((count, self.in_shape[0 if len(self.in_shape) == 1 else 1]), self.dtype)
         local[xp.arange(count), self.target] = scale
         local = _unrows(local, self.in_shape)
