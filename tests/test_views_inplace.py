@@ -219,3 +219,15 @@ def test_overlapping_memory_is_refused_as_torch_refuses_it(name, requires_grad):
         except RuntimeError as error:
             outcomes.append("refused" if "single memory location" in str(error) else str(error))
     assert outcomes[0] == outcomes[1]
+
+
+def test_a_view_made_a_leaf_that_requires_grad_is_refused_like_torch():
+    outcomes = []
+    for lib in (torch, ag):
+        x = lib.zeros(3)
+        v = x[0:2]
+        v.requires_grad_()
+        with pytest.raises(RuntimeError, match="leaf Variable that requires grad"):
+            v.mul_(2)
+        outcomes.append(x.tolist())
+    assert outcomes[0] == outcomes[1] == [0.0, 0.0, 0.0]

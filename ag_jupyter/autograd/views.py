@@ -100,12 +100,12 @@ def replay(base, chain):
 
 def check_can_record(tensor, record) -> None:
     """PyTorch's refusals for an in-place op that would be recorded on ``tensor``."""
+    if tensor.grad_fn is None and tensor._requires_grad:  # a leaf (a view made one included)
+        raise RuntimeError(
+            "a leaf Variable that requires grad is being used in an in-place operation. "
+            "Wrap the update in `with ag.no_grad():` or operate on a copy (x.detach())."
+        )
     if record is None:
-        if tensor.grad_fn is None and tensor._requires_grad:
-            raise RuntimeError(
-                "a leaf Variable that requires grad is being used in an in-place operation. "
-                "Wrap the update in `with ag.no_grad():` or operate on a copy (x.detach())."
-            )
         return
     base = record.base
     if base.grad_fn is None and base._requires_grad:
