@@ -146,6 +146,10 @@ class Expand(ViewOp):
                 f"the number of dimensions in the tensor ({x.ndim})"
             )
         lead = len(sizes) - x.ndim
+        for i in range(lead):
+            if sizes[i] < 0:
+                raise RuntimeError(f"The expanded size of the tensor ({sizes[i]}) isn't allowed in a "
+                                   f"leading, non-existing dimension {i}")
         target = list(sizes)
         for i, size in enumerate(x.shape):
             want = sizes[lead + i]
