@@ -142,3 +142,20 @@ def test_assigning_grad_is_checked_as_torch_checks_it(value):
 
     expected, got = both(scenario)
     assert expected == got
+
+
+def test_save_for_backward_takes_tensors_only():
+    def scenario(lib):
+        class Scale(lib.autograd.Function):
+            @staticmethod
+            def forward(ctx, x):
+                ctx.save_for_backward(x, 3)
+                return x * 3
+
+            @staticmethod
+            def backward(ctx, grad):
+                return grad * 3
+
+        return Scale.apply(lib.ones(2, requires_grad=True)).tolist()
+
+    assert both(scenario) == ["TypeError", "TypeError"]

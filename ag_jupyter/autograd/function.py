@@ -86,6 +86,10 @@ class FunctionCtx(Node):
     __slots__ = ("__dict__",)
 
     def save_for_backward(self, *tensors) -> None:
+        for index, t in enumerate(tensors):
+            if t is not None and t.__class__ not in TENSOR_TYPES:
+                raise TypeError(f"save_for_backward can only save variables, but argument {index} is of "
+                                f"type {type(t).__name__} (keep other values as attributes of ctx)")
         self.saved = tensors
 
     @property
