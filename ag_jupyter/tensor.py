@@ -23,11 +23,12 @@ def _wrap(data, requires_grad: bool, grad_fn):
 
 # Imported after the two names above exist: the autograd engine and the ops import them.
 from .autograd import state, versions  # noqa: E402
+from .tensor_compare import TensorCompare  # noqa: E402
 from .tensor_inplace import TensorInPlace  # noqa: E402
 from .tensor_math import TensorMath  # noqa: E402
 
 
-class Tensor(TensorMath, TensorInPlace):
+class Tensor(TensorMath, TensorInPlace, TensorCompare):
     """A multi-dimensional array that can record how it was computed.
 
     Make one with ``ag.tensor(...)`` or a creation function; ``Tensor(data)`` works
@@ -324,54 +325,6 @@ class Tensor(TensorMath, TensorInPlace):
         if self._data.dtype.kind not in "iub" or self._data.size != 1:
             raise TypeError("only integer tensors of a single element can be converted to an index")
         return int(self.item())
-
-    # ----- comparisons (no gradient, as in PyTorch) ---------------------------------
-    def _compare(self, other, ufunc):
-        x = self._data
-        value = other._data if other.__class__ in TENSOR_TYPES else other
-        if getattr(value, "dtype", x.dtype) != x.dtype:
-            from .promotion import cast_operands
-
-            x, value, _ = cast_operands(x, value)  # compare as PyTorch does: in the promoted dtype
-        return _wrap(ufunc(x, value), False, None)
-
-    def __eq__(self, other):
-        return self._compare(other, numpy.equal)
-
-    def __ne__(self, other):
-        return self._compare(other, numpy.not_equal)
-
-    def __lt__(self, other):
-        return self._compare(other, numpy.less)
-
-    def __le__(self, other):
-        return self._compare(other, numpy.less_equal)
-
-    def __gt__(self, other):
-        return self._compare(other, numpy.greater)
-
-    def __ge__(self, other):
-        return self._compare(other, numpy.greater_equal)
-
-    def __and__(self, other):
-        return self._compare(other, numpy.logical_and)
-
-    def __or__(self, other):
-        return self._compare(other, numpy.logical_or)
-
-    def __invert__(self):
-        return _wrap(numpy.logical_not(self._data) if self._data.dtype.kind == "b"
-                     else numpy.invert(self._data), False, None)
-
-    def eq(self, other):
-        return self.__eq__(other)
-
-    def equal(self, other) -> bool:
-        return self.shape == other.shape and bool((self._data == other._data).all())
-
-    def allclose(self, other, rtol=1e-5, atol=1e-8) -> bool:
-        return bool(numpy.allclose(backend.move(self._data, backend.CPU),
-                                   backend.move(other._data, backend.CPU), rtol=rtol, atol=atol))
 
     def __repr__(self) -> str:
         from .printing import tensor_repr
