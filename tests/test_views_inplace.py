@@ -231,3 +231,18 @@ def test_a_view_made_a_leaf_that_requires_grad_is_refused_like_torch():
             v.mul_(2)
         outcomes.append(x.tolist())
     assert outcomes[0] == outcomes[1] == [0.0, 0.0, 0.0]
+
+
+@pytest.mark.parametrize("make_view", [lambda y: y.transpose(0, 0), lambda y: y.expand(1, *y.shape),
+                                       lambda y: y.expand(*y.shape)],
+                         ids=["transpose_of_0d_or_same_dim", "expand_adding_one", "expand_to_same"])
+def test_views_that_move_nothing_are_still_writable_views(make_view):
+    grads = []
+    for lib in (torch, ag):
+        x = lib.tensor([1.0, 2.0], requires_grad=True)
+        y = x * 1
+        view = make_view(y)
+        view.mul_(3)
+        y.sum().backward()
+        grads.append(x.grad.tolist())
+    assert grads[0] == grads[1] == [3.0, 3.0]

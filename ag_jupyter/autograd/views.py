@@ -59,6 +59,8 @@ class ViewOp(Op):
             x = source._data = numpy.asarray(x)
         owner = x.base
         out = Op.apply.__func__(cls, *args)
+        if out._data is x:  # e.g. transpose of a 0-d tensor: still a new view, as in PyTorch
+            out._data = x.view()
         data_owner = out._data.base
         # NumPy and CuPy point a view's .base at the array that owns the memory.
         if data_owner is not None and (data_owner is (x if owner is None else owner)

@@ -161,6 +161,8 @@ class Expand(ViewOp):
                     f"at non-singleton dimension {lead + i}.  Target sizes: {list(sizes)}.  "
                     f"Tensor sizes: {list(x.shape)}"
                 )
+        if all(t == 1 for t in target[:lead]) and tuple(target[lead:]) == x.shape:
+            return x.reshape(tuple(target))  # nothing repeats: a writable view, as in PyTorch
         return array_module(x).broadcast_to(x, tuple(target))
 
     def backward(self, F, grad):
