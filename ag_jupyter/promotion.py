@@ -129,4 +129,5 @@ def require_floating(array, op: str) -> None:
 
 def refuse_bool(array, op: str) -> None:
     if array.dtype.kind == "b":
-        raise RuntimeError(f"{op} is not supported for bool tensors (convert it with .int() or .float() first)")
+        raise RuntimeError(f"{op} is not supported for bool tensors "
+                           f"(convert it with .int() or .float() first)")

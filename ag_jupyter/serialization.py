@@ -241,7 +241,8 @@ def _read_array(data: bytes, name: str, where: str):
         count *= size
     if count * dtype.itemsize != len(data) - buffer.tell():
         raise LoadError(f"ag.load: {where}: the array {name!r} is truncated or damaged (its header "
-                        f"promises {count * dtype.itemsize} bytes, the file holds {len(data) - buffer.tell()})")
+                        f"promises {count * dtype.itemsize} bytes, the file holds "
+                        f"{len(data) - buffer.tell()})")
     buffer.seek(0)
     return npy.read_array(buffer, allow_pickle=False)
 

@@ -7,6 +7,7 @@ import numpy
 
 class TensorCompare:
     __slots__ = ()
+    __hash__ = object.__hash__  # == is elementwise, so a tensor hashes by identity, as in PyTorch
 
     def _compare(self, other, ufunc):
         x = self._data

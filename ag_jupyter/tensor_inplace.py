@@ -73,7 +73,8 @@ class TensorInPlace:
 
         # PyTorch checks the written elements (a basic index) or the whole tensor (an
         # advanced one) against the value's memory.
-        written = self._data[array_key(key)] if _is_basic(key) and hasattr(self._data, "strides") else self._data
+        basic = _is_basic(key) and hasattr(self._data, "strides")
+        written = self._data[array_key(key)] if basic else self._data
         inplace(self, SetIndex, value, key, written=written)
 
 

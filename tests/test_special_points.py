@@ -23,27 +23,27 @@ def _targets(lib, x):
 
 
 OPS = {
-    "sum_dim0": lambda l, x: x.sum(0), "sum_dim_last": lambda l, x: x.sum(-1),
-    "sum_keepdim": lambda l, x: x.sum(0, keepdim=True), "mean_dim0": lambda l, x: x.mean(0),
-    "softmax": lambda l, x: x.softmax(0), "log_softmax": lambda l, x: x.log_softmax(0),
-    "norm_dim0": lambda l, x: x.norm(dim=0), "var_dim0": lambda l, x: x.var(0), "std_dim0": lambda l, x: x.std(0),
-    "std": lambda l, x: x.std(), "var": lambda l, x: x.var(), "std_biased": lambda l, x: x.std(correction=0),
-    "max_dim0": lambda l, x: x.max(0)[0], "min_dim0": lambda l, x: x.min(0)[0],
-    "argmax_dim0": lambda l, x: x.argmax(0), "max": lambda l, x: x.max(), "mean": lambda l, x: x.mean(),
-    "sum": lambda l, x: x.sum(), "norm": lambda l, x: x.norm(), "unsqueeze": lambda l, x: x.unsqueeze(0),
-    "squeeze0": lambda l, x: x.squeeze(0), "t": lambda l, x: x.t(), "flatten": lambda l, x: x.flatten(),
-    "pow0": lambda l, x: x ** 0, "pow_half": lambda l, x: x ** 0.5, "pow_neg": lambda l, x: x ** -1,
-    "pow_tensor0": lambda l, x: x ** (x.detach() * 0), "self_pow": lambda l, x: x ** x,
-    "zero_pow": lambda l, x: 0 ** x, "sqrt": lambda l, x: x.sqrt(), "abs": lambda l, x: x.abs(),
-    "relu": lambda l, x: x.relu(), "clamp": lambda l, x: x.clamp(0, 1),
-    "maximum": lambda l, x: x.maximum(l.zeros_like(x)), "minimum": lambda l, x: x.minimum(l.zeros_like(x)),
-    "log": lambda l, x: x.log(), "div_zero": lambda l, x: x / 0,
-    "mse": lambda l, x: _functional(l).mse_loss(x, x.detach() * 0 + 1),
-    "mse_sum": lambda l, x: _functional(l).mse_loss(x, x.detach() * 0 + 1, reduction="sum"),
-    "cross_entropy": lambda l, x: _functional(l).cross_entropy(x.reshape(-1, 1) if x.dim() < 2 else x, _targets(l, x)),
-    "cat": lambda l, x: l.cat([x, x]), "stack": lambda l, x: l.stack([x, x]),
-    "expand": lambda l, x: x.expand(2, *x.shape), "where": lambda l, x: l.where(x > 0, x, x * 2),
-    "index_empty_list": lambda l, x: x[[]] if x.dim() else x, "slice_empty": lambda l, x: x[1:1] if x.dim() else x,
+    "sum_dim0": lambda lib, x: x.sum(0), "sum_dim_last": lambda lib, x: x.sum(-1),
+    "sum_keepdim": lambda lib, x: x.sum(0, keepdim=True), "mean_dim0": lambda lib, x: x.mean(0),
+    "softmax": lambda lib, x: x.softmax(0), "log_softmax": lambda lib, x: x.log_softmax(0),
+    "norm_dim0": lambda lib, x: x.norm(dim=0), "var_dim0": lambda lib, x: x.var(0), "std_dim0": lambda lib, x: x.std(0),
+    "std": lambda lib, x: x.std(), "var": lambda lib, x: x.var(), "std_biased": lambda lib, x: x.std(correction=0),
+    "max_dim0": lambda lib, x: x.max(0)[0], "min_dim0": lambda lib, x: x.min(0)[0],
+    "argmax_dim0": lambda lib, x: x.argmax(0), "max": lambda lib, x: x.max(), "mean": lambda lib, x: x.mean(),
+    "sum": lambda lib, x: x.sum(), "norm": lambda lib, x: x.norm(), "unsqueeze": lambda lib, x: x.unsqueeze(0),
+    "squeeze0": lambda lib, x: x.squeeze(0), "t": lambda lib, x: x.t(), "flatten": lambda lib, x: x.flatten(),
+    "pow0": lambda lib, x: x ** 0, "pow_half": lambda lib, x: x ** 0.5, "pow_neg": lambda lib, x: x ** -1,
+    "pow_tensor0": lambda lib, x: x ** (x.detach() * 0), "self_pow": lambda lib, x: x ** x,
+    "zero_pow": lambda lib, x: 0 ** x, "sqrt": lambda lib, x: x.sqrt(), "abs": lambda lib, x: x.abs(),
+    "relu": lambda lib, x: x.relu(), "clamp": lambda lib, x: x.clamp(0, 1),
+    "maximum": lambda lib, x: x.maximum(lib.zeros_like(x)), "minimum": lambda lib, x: x.minimum(lib.zeros_like(x)),
+    "log": lambda lib, x: x.log(), "div_zero": lambda lib, x: x / 0,
+    "mse": lambda lib, x: _functional(lib).mse_loss(x, x.detach() * 0 + 1),
+    "mse_sum": lambda lib, x: _functional(lib).mse_loss(x, x.detach() * 0 + 1, reduction="sum"),
+    "cross_entropy": lambda lib, x: _functional(lib).cross_entropy(x.reshape(-1, 1) if x.dim() < 2 else x, _targets(lib, x)),
+    "cat": lambda lib, x: lib.cat([x, x]), "stack": lambda lib, x: lib.stack([x, x]),
+    "expand": lambda lib, x: x.expand(2, *x.shape), "where": lambda lib, x: lib.where(x > 0, x, x * 2),
+    "index_empty_list": lambda lib, x: x[[]] if x.dim() else x, "slice_empty": lambda lib, x: x[1:1] if x.dim() else x,
 }
 DATA = {
     "0d": 2.0, "0d_zero": 0.0, "empty": [], "one": [3.0], "constant": [2.0, 2.0, 2.0],
@@ -92,18 +92,18 @@ def test_edge_cases_match_torch(data):
 
 
 LOSSES = {
-    "cross_entropy_empty_sum": lambda l, x: l.nn.functional.cross_entropy(
-        x[:0].reshape(0, 3), l.zeros(0, dtype=l.int64), reduction="sum"),
-    "cross_entropy_empty_none": lambda l, x: l.nn.functional.cross_entropy(
-        x[:0].reshape(0, 3), l.zeros(0, dtype=l.int64), reduction="none"),
-    "nll_loss_empty": lambda l, x: l.nn.functional.nll_loss(x[:0].reshape(0, 3), l.zeros(0, dtype=l.int64)),
-    "cross_entropy_every_target_ignored": lambda l, x: l.nn.functional.cross_entropy(
-        x.reshape(2, 3), l.tensor([-100, -100])),
-    "cross_entropy_weighted_every_target_ignored": lambda l, x: l.nn.functional.cross_entropy(
-        x.reshape(2, 3), l.tensor([-100, -100]), weight=l.ones(3, dtype=l.float64)),
-    "cross_entropy_one_class": lambda l, x: l.nn.functional.cross_entropy(x.reshape(6, 1), l.zeros(6, dtype=l.int64)),
-    "log_softmax_with_minus_inf": lambda l, x: l.nn.functional.log_softmax(
-        x.reshape(2, 3) * l.tensor([[1, 1, float("-inf")]], dtype=l.float64), dim=1),
+    "cross_entropy_empty_sum": lambda lib, x: lib.nn.functional.cross_entropy(
+        x[:0].reshape(0, 3), lib.zeros(0, dtype=lib.int64), reduction="sum"),
+    "cross_entropy_empty_none": lambda lib, x: lib.nn.functional.cross_entropy(
+        x[:0].reshape(0, 3), lib.zeros(0, dtype=lib.int64), reduction="none"),
+    "nll_loss_empty": lambda lib, x: lib.nn.functional.nll_loss(x[:0].reshape(0, 3), lib.zeros(0, dtype=lib.int64)),
+    "cross_entropy_every_target_ignored": lambda lib, x: lib.nn.functional.cross_entropy(
+        x.reshape(2, 3), lib.tensor([-100, -100])),
+    "cross_entropy_weighted_every_target_ignored": lambda lib, x: lib.nn.functional.cross_entropy(
+        x.reshape(2, 3), lib.tensor([-100, -100]), weight=lib.ones(3, dtype=lib.float64)),
+    "cross_entropy_one_class": lambda lib, x: lib.nn.functional.cross_entropy(x.reshape(6, 1), lib.zeros(6, dtype=lib.int64)),
+    "log_softmax_with_minus_inf": lambda lib, x: lib.nn.functional.log_softmax(
+        x.reshape(2, 3) * lib.tensor([[1, 1, float("-inf")]], dtype=lib.float64), dim=1),
 }
 
 

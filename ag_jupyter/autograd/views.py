@@ -162,7 +162,8 @@ class CopySlices(Node):
     __slots__ = ("chain", "op")
     node_name = "CopySlices"
     symbol = "[·]="
-    formula = r"\frac{\partial u}{\partial \mathrm{base}} = \text{the op's gradient inside the view, 1 outside}"
+    formula = (r"\frac{\partial u}{\partial \mathrm{base}} = "
+               r"\text{the op's gradient inside the view, 1 outside}")
 
     @classmethod
     def wrap(cls, base, chain, op):

@@ -67,11 +67,16 @@ def promoted(x, y):
     return x, y, (dx, dy)
 
 
+def _kind(x) -> str | None:
+    """The dtype kind of an array ("b", "i", "f", ...), None for a Python number."""
+    dtype = getattr(x, "dtype", None)
+    return None if dtype is None else dtype.kind
+
+
 def _power(x, y):
-    if getattr(x, "dtype", None) == bool or getattr(y, "dtype", None) == bool:
+    if _kind(x) == "b" or _kind(y) == "b":
         return _bool_power(x, y)
-    if getattr(y, "dtype", None) is not None and y.dtype.kind in "iu" and getattr(x, "dtype", y.dtype).kind in "iu" \
-            and (y < 0).any():
+    if _kind(y) in ("i", "u") and getattr(x, "dtype", y.dtype).kind in "iu" and (y < 0).any():
         return _negative_integer_power(x, y)
     return numpy.power(x, y)
 
@@ -89,17 +94,17 @@ def _negative_integer_power(x, y):
 
 def _bool_power(x, y):
     """NumPy has no bool ** bool; PyTorch's (with one Python bool) is ``x or not y``."""
-    if getattr(y, "dtype", None) == bool and (x.__class__ is bool or getattr(x, "dtype", None) == bool):
+    if _kind(y) == "b" and (x.__class__ is bool or _kind(x) == "b"):
         raise RuntimeError('"pow" not implemented for \'Bool\' (a bool tensor as the exponent of a bool)')
     target = result_type(x, y)
-    as_int = [numpy.asarray(v).astype(numpy.int64) if target == bool else v for v in (x, y)]
+    as_int = [numpy.asarray(v).astype(numpy.int64) if target.kind == "b" else v for v in (x, y)]
     return numpy.power(*as_int).astype(target)
 
 
 def _refuse_bool_subtraction(x, y) -> None:
     """Called for operands of different dtypes only (NumPy itself refuses bool - bool)."""
-    bool_x, bool_y = getattr(x, "dtype", None) == bool or x is True or x is False, \
-        getattr(y, "dtype", None) == bool or y is True or y is False
+    bool_x = _kind(x) == "b" or x.__class__ is bool
+    bool_y = _kind(y) == "b" or y.__class__ is bool
     if bool_x and bool_y:
         raise RuntimeError("Subtraction, the `-` operator, with two bool tensors is not supported. "
                            "Use the `^` or `logical_xor()` operator instead.")
@@ -355,7 +360,7 @@ class Where(Binary):
 
     def forward(self, a, b, condition):
         cond = _array(condition)
-        if getattr(cond, "dtype", None) != bool:
+        if _kind(cond) != "b":
             raise RuntimeError(f"where expected condition to be a boolean tensor, but got a tensor "
                                f"with dtype {getattr(cond, 'dtype', type(cond).__name__)}")
         x = a._data if a.__class__ in TENSOR_TYPES else _plain(a)

@@ -73,7 +73,8 @@ def check_matmul_dtypes(x, y) -> None:
         raise RuntimeError(f"expected m1 and m2 to have the same dtype, but got: {x.dtype} != {y.dtype} "
                            f"(convert one with .to(other.dtype))")
     if x.dtype == bool:
-        raise RuntimeError("matmul is not implemented for bool tensors (convert them with .int() or .float())")
+        raise RuntimeError("matmul is not implemented for bool tensors "
+                           "(convert them with .int() or .float())")
 
 
 def matmul(input, other):

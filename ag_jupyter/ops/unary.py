@@ -43,7 +43,8 @@ class Neg(Unary):
     def forward(self, a):
         if a._data.dtype.kind == "b":
             raise RuntimeError("Negation, the `-` operator, on a bool tensor is not supported. If you "
-                               "are trying to invert a mask, use the `~` or `logical_not()` operator instead.")
+                               "are trying to invert a mask, use the `~` or `logical_not()` "
+                               "operator instead.")
         return numpy.negative(a._data)
 
     def backward(self, F, grad):
