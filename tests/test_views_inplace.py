@@ -246,3 +246,15 @@ def test_views_that_move_nothing_are_still_writable_views(make_view):
         y.sum().backward()
         grads.append(x.grad.tolist())
     assert grads[0] == grads[1] == [3.0, 3.0]
+
+
+def test_the_graph_after_inplace_has_torchs_node_names():
+    names = []
+    for lib in (torch, ag):
+        x = lib.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
+        y = x * 1
+        row, corner = y[0], y.t()[1:][:, :1]
+        row.mul_(2)
+        names.append([y.grad_fn.name().replace("torch::autograd::", ""), row.grad_fn.name(), corner.grad_fn.name(),
+                      row.grad_fn.next_functions[0][0].name().replace("torch::autograd::", "")])
+    assert names[0] == names[1] == ["CopySlices", "AsStridedBackward0", "AsStridedBackward0", "CopySlices"]

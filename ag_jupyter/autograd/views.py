@@ -138,17 +138,50 @@ def rebase(tensor, record, node) -> None:
         hooks.move_retainer(base, copy)
         base.grad_fn = copy
     base._requires_grad = True
-    previous = state.grad_enabled
-    try:
-        for view in live_views(base):
-            state.grad_enabled = view._view.grad_mode
-            again = replay(base, view._view.chain)
-            if again.grad_fn is not None:
-                hooks.move_retainer(view, again.grad_fn)
-            view.grad_fn = again.grad_fn
-            view._requires_grad = again._requires_grad
-    finally:
-        state.grad_enabled = previous
+    for view in live_views(base):
+        if view._view.grad_mode:  # a view made under no_grad keeps no history, as it had none
+            node = AsStrided.make(base, view)
+            hooks.move_retainer(view, node)
+            view.grad_fn = node
+            view._requires_grad = True
+
+
+class AsStrided(Node):
+    """A view's history after its base changed in place: one node from the base's new
+    history, whatever chain of view ops made it, as PyTorch shows it (AsStridedBackward0).
+    Backward puts the gradient back at the view's positions in the base's shape."""
+
+    __slots__ = ("steps",)
+    node_name = "AsStridedBackward0"
+    symbol = "view"
+    formula = r"\frac{\partial u}{\partial \mathrm{base}} = \text{the gradient at the view's positions, 0 elsewhere}"
+
+    @classmethod
+    def make(cls, base, view):
+        node = _new(cls)
+        node.saved = ()
+        node.steps = _steps(base._data, view._view.chain)[0]
+        node._next = (base.grad_fn,)
+        node._versions = versions.clock
+        node._seq = next_sequence_number()
+        if state.listener is not None:
+            state.listener.on_op(node, (base,), view)
+        return node
+
+    def backward(self, F, grad):
+        return (_scatter(self.steps, grad, F),)
+
+
+def _steps(data, chain):
+    """One untracked node per view op of ``chain`` taken on ``data`` (their backward scatters
+    back to the base), and the view's array."""
+    steps = []
+    for cls, params in chain:
+        step = _new(cls)
+        step.saved = ()
+        data = step.forward(_wrap(data, False, None), *params)
+        steps.append(step)
+    return steps, data
 
 
 class CopySlices(Node):
@@ -179,13 +212,7 @@ class CopySlices(Node):
         return copy
 
     def backward(self, F, grad):
-        raw = grad._data if grad.__class__ in TENSOR_TYPES else grad
-        steps = []  # one untracked node per view op: their backward scatters back to the base
-        for cls, params in self.chain:
-            step = _new(cls)
-            step.saved = ()
-            raw = step.forward(_wrap(raw, False, None), *params)
-            steps.append(step)
+        steps, raw = _steps(grad._data if grad.__class__ in TENSOR_TYPES else grad, self.chain)
         view_grad = replay(grad, self.chain) if F.records else raw
         op = self.op
         if op._versions != versions.clock:
