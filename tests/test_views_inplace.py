@@ -258,3 +258,18 @@ def test_the_graph_after_inplace_has_torchs_node_names():
         names.append([y.grad_fn.name().replace("torch::autograd::", ""), row.grad_fn.name(), corner.grad_fn.name(),
                       row.grad_fn.next_functions[0][0].name().replace("torch::autograd::", "")])
     assert names[0] == names[1] == ["CopySlices", "AsStridedBackward0", "AsStridedBackward0", "CopySlices"]
+
+
+def test_a_no_grad_view_whose_base_is_then_written_with_grad_is_refused_before_any_grad():
+    for lib in (torch, ag):
+        x = lib.tensor([1.0, 2.0], requires_grad=True)
+        w = lib.tensor(3.0, requires_grad=True)
+        y = x * 1
+        with lib.no_grad():
+            d = y[0]
+        y.mul_(2)
+        with pytest.raises(RuntimeError, match="created in no_grad mode"):
+            (d * w).backward()  # torch refuses at d * w, ag when backward starts
+        assert w.grad is None and x.grad is None
+        with lib.no_grad():
+            assert (d * 2).item() == 4.0  # its value is still readable

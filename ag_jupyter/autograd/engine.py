@@ -18,6 +18,7 @@ from ..ops.algebra import ARRAYS, TENSORS
 from . import hooks, state, versions
 from .function import _freed_message
 from .node import Node
+from .views import RefusedView
 
 
 class BackwardStep:
@@ -76,6 +77,8 @@ def _count_dependencies(starts) -> dict:
                 continue
             dependencies[follow] = dependencies.get(follow, 0) + 1
             if isinstance(follow, Node) and id(follow) not in seen:
+                if follow.__class__ is RefusedView:  # refuse before any .grad is touched
+                    follow.backward(None, None)
                 seen.add(id(follow))
                 stack.append(follow)
     return dependencies

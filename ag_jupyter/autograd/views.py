@@ -139,11 +139,46 @@ def rebase(tensor, record, node) -> None:
         base.grad_fn = copy
     base._requires_grad = True
     for view in live_views(base):
-        if view._view.grad_mode:  # a view made under no_grad keeps no history, as it had none
+        if view._view.grad_mode:
             node = AsStrided.make(base, view)
             hooks.move_retainer(view, node)
             view.grad_fn = node
             view._requires_grad = True
+        else:  # made under no_grad: PyTorch refuses to differentiate through it from now on
+            view.grad_fn = _refused_view()
+            view._requires_grad = True  # so ops record the link, and backward reaches the refusal
+
+
+_NO_GRAD_VIEW_WRITTEN = (
+    "A view was created in no_grad mode and its base or another view of its base has been "
+    "modified inplace with grad mode enabled. Given that this use case is ambiguous and "
+    "error-prone, it is forbidden. You can clarify your code by moving both the view and the "
+    "inplace either both inside the no_grad block (if you don't want the inplace to be tracked) "
+    "or both outside (if you want the inplace to be tracked)."
+)
+
+
+class RefusedView(Node):
+    """The history of a no_grad view whose base was then written in place with grad on.
+    PyTorch raises as soon as that view's grad_fn is read; here the per-op path does not
+    look, so the refusal comes when backward reaches this node (or at ``backward()`` on it)."""
+
+    __slots__ = ()
+    node_name = "AsStridedBackward0"
+    symbol = "view"
+    formula = r"\text{refused: a no\_grad view whose base changed in place}"
+
+    def backward(self, F, grad):
+        raise RuntimeError(_NO_GRAD_VIEW_WRITTEN)
+
+
+def _refused_view():
+    node = _new(RefusedView)
+    node.saved = ()
+    node._next = ()
+    node._versions = versions.clock
+    node._seq = next_sequence_number()
+    return node
 
 
 class AsStrided(Node):
