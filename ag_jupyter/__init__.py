@@ -11,7 +11,7 @@ tensor([2., 4.])
 from .tensor import Size, Tensor  # first: the engine and ops import names from it
 
 from . import autograd, cuda
-from .autograd.grad_mode import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
+from .autograd.grad_mode import enable_grad, inference_mode, is_grad_enabled, no_grad, set_grad_enabled
 from .backend import device
 from .creation import (
     arange, as_tensor, empty, eye, from_numpy, full, full_like, get_default_device, linspace,

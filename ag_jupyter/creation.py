@@ -34,13 +34,21 @@ def as_array(data, float_dtype, dtype):
         array = data._data.copy()
     elif backend.is_cuda_array(data):
         array = data.copy()
-    elif isinstance(data, numpy.ndarray):
+    elif isinstance(data, (numpy.ndarray, numpy.generic)):
         array = numpy.array(data)
         array = dtypes.normalize(array)
     else:
-        if isinstance(data, (list, tuple)) and any(x.__class__ in TENSOR_TYPES for x in _flat(data)):
+        typed = None
+        if isinstance(data, (list, tuple)) and any(
+                x.__class__ in TENSOR_TYPES or isinstance(x, numpy.generic) for x in _flat(data)):
+            typed = _element_dtype(_flat(data), float_dtype)
             data = _untensor(data)
         array = numpy.asarray(data)
+        if typed is not None:  # elements that carry a dtype decide it, as in torch.tensor
+            return dtypes.normalize(array.astype(typed)).astype(
+                dtypes.to_numpy(dtype) if dtype is not None else typed, copy=False)
+        if array.dtype.kind in "uO":
+            _check_int64_range(data)
         if array.dtype == object:
             raise TypeError(f"can't make a tensor from {type(data).__name__} holding non-numbers")
         if array.dtype.kind == "f":
@@ -65,6 +73,36 @@ def legacy_array(args: tuple):
         raise TypeError(f"Tensor(): data must be a sequence (got {type(data).__name__}); "
                         f"for a 0-d tensor use ag.tensor({data!r})")
     return as_array(data, float_dtype, float_dtype)
+
+
+def _element_dtype(values, float_dtype):
+    """torch.tensor's inference over a list: each element's own dtype (a tensor's or a NumPy
+    scalar's; Python floats the default float, ints int64), promoted together."""
+    from .promotion import promote_types
+
+    found = None
+    for value in values:
+        if value.__class__ in TENSOR_TYPES:
+            kind = value._data.dtype
+        elif isinstance(value, numpy.generic):
+            kind = value.dtype
+        elif isinstance(value, bool):
+            kind = numpy.dtype(bool)
+        elif isinstance(value, int):
+            kind = numpy.dtype(numpy.int64)
+        else:
+            kind = numpy.dtype(float_dtype)
+        found = promote_types(found, dtypes.normalize(numpy.empty(0, kind)).dtype)
+    return found
+
+
+def _check_int64_range(data) -> None:
+    """PyTorch refuses a Python int outside int64; NumPy would make uint64 (then wrap) or objects."""
+    values = _flat(data) if isinstance(data, (list, tuple)) else (data,)
+    for value in values:
+        if isinstance(value, int) and not -(2 ** 63) <= value < 2 ** 63:
+            raise ValueError(f"Overflow when unpacking long long: {value} does not fit in int64 "
+                             f"(the widest integer dtype); pass it as a float instead")
 
 
 def _flat(data):
@@ -173,6 +211,7 @@ def arange(start, end=None, step=1, dtype=None, device=None, requires_grad=False
         start, end = 0, start
     if step == 0:
         raise RuntimeError("arange: step must be nonzero")
+    _check_int64_range([start, end, step])
     values = numpy.arange(start, end, step)
     if dtype is None:
         dtype = dtypes.int64 if values.dtype.kind in "iu" else dtypes.default_float()

@@ -14,15 +14,24 @@ object array, a ``torch.save`` archive) is refused before any of it is read.
 >>> ag.load(buffer)
 {'w': tensor([1., 1.]), 'epoch': 3}
 
-Kept: dicts (``OrderedDict`` too; keys may be strings, numbers, ...), lists,
-tuples, tensors (dtype, ``requires_grad``, ``Parameter``-ness and device),
-NumPy arrays, ``int``, ``float``, ``bool``, ``str``, ``None``, dtypes and devices.
+Kept: dicts (``OrderedDict`` too; keys may be strings, numbers, ``None``, dtypes,
+devices and tuples of them), lists, tuples, tensors (dtype, ``requires_grad``,
+``Parameter``-ness and device), NumPy arrays, ``int``, ``float``, ``bool``, ``str``,
+``None``, dtypes and devices. ``ag.save`` refuses anything else, before it writes.
+
+Every way a file can fail to load (truncated, damaged, not an ``ag.save`` file, unsafe)
+raises ``LoadError`` (``UnsafeFileError`` is the kind that would have needed pickle),
+with a message naming the file and the problem; a missing file is ``FileNotFoundError``.
 """
 from __future__ import annotations
 
+import io
 import json
 import os
+import re
+import struct
 import zipfile
+import zlib
 from collections import OrderedDict
 
 import numpy
@@ -37,8 +46,24 @@ _NPY_MAGIC = b"\x93NUMPY"
 _ZIP_MAGIC = b"PK\x03\x04"
 
 
-class UnsafeFileError(ValueError):
+class LoadError(ValueError):
+    """``ag.load`` could not read a file: truncated, damaged, or not an ``ag.save`` file."""
+
+
+class UnsafeFileError(LoadError):
     """``ag.load`` refused a file because reading it would need pickle (which runs code)."""
+
+
+class _NoSuchDevice(RuntimeError):
+    """The file is fine but names a device this machine lacks: PyTorch's RuntimeError."""
+
+
+# What reading a damaged archive can raise from inside zipfile, numpy and json.
+_DAMAGE = (zipfile.BadZipFile, zipfile.LargeZipFile, zlib.error, EOFError, OSError, KeyError,
+           IndexError, TypeError, ValueError, AttributeError, struct.error, UnicodeError,
+           RecursionError, MemoryError, OverflowError, NotImplementedError)
+_SAFE_NAME = re.compile(r"[^A-Za-z0-9_.~/-]")
+_KEY_TYPES = (type(None), bool, int, float, str, numpy.integer, numpy.floating, numpy.bool_)
 
 
 # ----- saving ----------------------------------------------------------------------------
@@ -64,7 +89,8 @@ def _write_zip(handle, arrays: dict, header: str) -> None:
 
 
 def _array_name(path: tuple, arrays: dict) -> str:
-    base = "/".join(str(p) for p in path) or "tensor"
+    # Readable, but only characters every zip reader keeps: the key itself is in the structure.
+    base = _SAFE_NAME.sub("_", "/".join(str(p) for p in path))[:200] or "tensor"
     name, n = base, 1
     while name in arrays or name == _STRUCTURE:
         name, n = f"{base}~{n}", n + 1
@@ -95,6 +121,8 @@ def _encode(obj, arrays: dict, path: tuple):
         arrays[name] = obj
         return {"ndarray": name}
     if isinstance(obj, dict):
+        for k in obj:
+            _check_key(k, path)
         items = [[_encode(k, arrays, ()), _encode(v, arrays, path + (k,))] for k, v in obj.items()]
         return {"dict": items, "ordered": isinstance(obj, OrderedDict)}
     if isinstance(obj, (list, tuple)):
@@ -109,6 +137,18 @@ def _encode(obj, arrays: dict, path: tuple):
                     f"dicts, lists and tuples of them")
 
 
+def _check_key(key, path: tuple) -> None:
+    """Refuse a dict key that would not load back equal (a tensor or array key would come
+    back as a new object, so the loaded dict could not be indexed with the original)."""
+    if isinstance(key, tuple):
+        for part in key:
+            _check_key(part, path)
+    elif not isinstance(key, _KEY_TYPES + (dtypes.dtype, backend.device)):
+        raise TypeError(f"ag.save can't use a {type(key).__name__} as a dict key (in "
+                        f"{'/'.join(map(str, path)) or 'the top-level dict'}): it would not load back as an "
+                        f"equal key; use strings, numbers, None, dtypes, devices or tuples of them")
+
+
 # ----- loading ---------------------------------------------------------------------------
 
 def load(f, map_location=None):
@@ -118,8 +158,23 @@ def load(f, map_location=None):
     from. A plain ``numpy.savez`` file loads as a dict of tensors."""
     if isinstance(f, (str, os.PathLike)):
         with open(f, "rb") as handle:
-            return _load(handle, os.fspath(f), map_location)
-    return _load(f, getattr(f, "name", "the file"), map_location)
+            return _load_or_explain(handle, os.fspath(f), map_location)
+    return _load_or_explain(f, getattr(f, "name", "the file"), map_location)
+
+
+def _load_or_explain(handle, where: str, map_location):
+    """Whatever goes wrong inside (zipfile, numpy, json, recursion, memory) becomes one
+    ``LoadError`` naming the file, never an internal error type."""
+    try:
+        return _load(handle, where, map_location)
+    except (LoadError, _NoSuchDevice):
+        raise
+    except _DAMAGE + (RuntimeError,) as error:  # zipfile raises RuntimeError for encrypted members
+        problem = "its structure is nested too deeply" if isinstance(error, RecursionError) else \
+            "an array in it is too big to be real" if isinstance(error, MemoryError) else \
+            f"{type(error).__name__}: {error}"
+        raise LoadError(f"ag.load: {where} is truncated or damaged ({problem}); it is not a "
+                        f"readable ag.save file") from None
 
 
 def _load(handle, where: str, map_location):
@@ -141,9 +196,9 @@ def _load(handle, where: str, map_location):
     try:
         header = json.loads(str(arrays.pop(_STRUCTURE)[()]))
     except (ValueError, TypeError) as error:
-        raise ValueError(f"ag.load: {where} has a damaged structure record ({error})") from None
+        raise LoadError(f"ag.load: {where} has a damaged structure record ({error})") from None
     if not isinstance(header, dict) or header.get("format") != FORMAT:
-        raise ValueError(f"ag.load: {where} was written in an unknown format "
+        raise LoadError(f"ag.load: {where} was written in an unknown format "
                          f"{header.get('format') if isinstance(header, dict) else header!r}; "
                          f"this version reads {FORMAT}")
     return _decode(header["tree"], arrays, map_location, where)
@@ -162,24 +217,41 @@ def _read_members(handle, where: str) -> dict:
                                   f"NumPy array{hint}. ag.load never unpickles; nothing in it was run.")
         for name in names:
             with archive.open(name) as member:
-                try:
-                    array = npy.read_array(member, allow_pickle=False)
-                except ValueError as error:
-                    if "allow_pickle" in str(error) or "Object arrays" in str(error):
-                        raise UnsafeFileError(
-                            f"ag.load refused {where}: the array {name[:-4]!r} is an object array, "
-                            f"which only pickle can read, and unpickling can run code. Nothing in "
-                            f"the file was run.") from None
-                    raise ValueError(f"ag.load: {where}: the array {name[:-4]!r} is damaged ({error})") from None
-            arrays[name[:-4]] = array
+                data = member.read()  # the zip checks its CRC once the member is read to the end
+            arrays[name[:-4]] = _read_array(data, name[:-4], where)
     return arrays
+
+
+def _read_array(data: bytes, name: str, where: str):
+    """One ``.npy`` member, after checking its header against the bytes that follow, so a
+    damaged header can neither ask for pickle nor for more memory than the file holds."""
+    buffer = io.BytesIO(data)
+    try:
+        version = npy.read_magic(buffer)
+        read_header = npy.read_array_header_1_0 if version == (1, 0) else npy.read_array_header_2_0
+        shape, fortran_order, dtype = read_header(buffer)
+    except ValueError as error:
+        raise LoadError(f"ag.load: {where}: the array {name!r} has a damaged header ({error})") from None
+    if dtype.hasobject:
+        raise UnsafeFileError(
+            f"ag.load refused {where}: the array {name!r} is an object array, which only pickle "
+            f"can read, and unpickling can run code. Nothing in the file was run.")
+    count = 1
+    for size in shape:
+        count *= size
+    if count * dtype.itemsize != len(data) - buffer.tell():
+        raise LoadError(f"ag.load: {where}: the array {name!r} is truncated or damaged (its header "
+                        f"promises {count * dtype.itemsize} bytes, the file holds "
+                        f"{len(data) - buffer.tell()})")
+    buffer.seek(0)
+    return npy.read_array(buffer, allow_pickle=False)
 
 
 def _tensor(array, requires_grad: bool, parameter: bool, device, map_location):
     array = dtypes.normalize(array)
     target = backend.as_device(map_location if map_location is not None else device or "cpu")
     if target.type == "cuda" and map_location is None and not backend.cuda_is_available():
-        raise RuntimeError("Attempting to deserialize object on a CUDA device but "
+        raise _NoSuchDevice("Attempting to deserialize object on a CUDA device but "
                            "ag.cuda.is_available() is False. If you are running on a CPU-only machine, "
                            "please use ag.load with map_location='cpu' to map your tensors to the CPU.")
     tensor = _wrap(backend.move(array, target), False, None)
@@ -194,7 +266,7 @@ def _tensor(array, requires_grad: bool, parameter: bool, device, map_location):
 
 def _decode(node, arrays: dict, map_location, where: str):
     if not isinstance(node, dict) or len(node) not in (1, 2, 4):
-        raise ValueError(f"ag.load: {where} has a damaged structure record near {node!r}")
+        raise LoadError(f"ag.load: {where} has a damaged structure record near {str(node)[:80]}")
     if "tensor" in node:
         return _tensor(_array(arrays, node["tensor"], where), bool(node.get("requires_grad")),
                        bool(node.get("parameter")), node.get("device"), map_location)
@@ -212,13 +284,13 @@ def _decode(node, arrays: dict, map_location, where: str):
     simple = {"none": lambda v: None, "bool": bool, "int": int, "float": float, "str": str,
               "dtype": dtypes.from_name, "device": backend.device}
     if kind not in simple:
-        raise ValueError(f"ag.load: {where} has a damaged structure record (unknown entry {kind!r})")
+        raise LoadError(f"ag.load: {where} has a damaged structure record (unknown entry {kind!r})")
     return simple[kind](value)
 
 
 def _array(arrays: dict, name, where: str):
     if name not in arrays:
-        raise ValueError(f"ag.load: {where} lists an array {name!r} that it does not hold")
+        raise LoadError(f"ag.load: {where} lists an array {str(name)[:80]!r} that it does not hold")
     return arrays[name]
 
 

@@ -16,18 +16,19 @@ def _wrap(data, requires_grad: bool, grad_fn):
     t = _new(Tensor)
     t._data = data
     t._requires_grad = requires_grad
-    t.grad = None
+    t._grad = None
     t.grad_fn = grad_fn
     return t
 
 
 # Imported after the two names above exist: the autograd engine and the ops import them.
 from .autograd import state, versions  # noqa: E402
+from .tensor_compare import TensorCompare  # noqa: E402
 from .tensor_inplace import TensorInPlace  # noqa: E402
 from .tensor_math import TensorMath  # noqa: E402
 
 
-class Tensor(TensorMath, TensorInPlace):
+class Tensor(TensorMath, TensorInPlace, TensorCompare):
     """A multi-dimensional array that can record how it was computed.
 
     Make one with ``ag.tensor(...)`` or a creation function. The legacy constructor
@@ -36,7 +37,9 @@ class Tensor(TensorMath, TensorInPlace):
     ``Tensor(2, 3)`` is a 2x3 tensor (of zeros; PyTorch leaves it uninitialised).
     """
 
-    __slots__ = ("_data", "_requires_grad", "grad", "grad_fn", "__weakref__")
+    # _view (a views.ViewOf) and _views (weak references to views taken of this tensor)
+    # are set only by view ops, so the per-op constructor never touches them.
+    __slots__ = ("_data", "_requires_grad", "_grad", "grad_fn", "_view", "_views", "__weakref__")
     __array_ufunc__ = None  # NumPy defers to our operators: ndarray * tensor is a tensor
     __hash__ = object.__hash__
 
@@ -45,7 +48,7 @@ class Tensor(TensorMath, TensorInPlace):
 
         self._data = legacy_array(args)
         self._requires_grad = False
-        self.grad = None
+        self._grad = None
         self.grad_fn = None
 
     def __init_subclass__(cls, **kwargs):
@@ -120,6 +123,29 @@ class Tensor(TensorMath, TensorInPlace):
         return self
 
     @property
+    def grad(self):
+        return self._grad
+
+    @grad.setter
+    def grad(self, value) -> None:
+        """PyTorch refuses a gradient that could not be this tensor's: another kind, shape,
+        dtype or device (a later backward would otherwise broadcast into it)."""
+        if value is not None:
+            if value.__class__ not in TENSOR_TYPES:
+                raise TypeError(f"assigned grad expected to be a Tensor or None but got grad of type "
+                                f"{type(value).__name__}")
+            if value._data.shape != self._data.shape:
+                raise RuntimeError(f"assigned grad has data of a different size (grad shape "
+                                   f"{list(value._data.shape)}, tensor shape {list(self._data.shape)})")
+            if value._data.dtype != self._data.dtype:
+                raise RuntimeError(f"assigned grad has data of a different type ({value.dtype.name} "
+                                   f"for a {self.dtype.name} tensor)")
+            if backend.device_of(value._data) != backend.device_of(self._data):
+                raise RuntimeError(f"assigned grad has data located on a different device "
+                                   f"({value.device} for a tensor on {self.device})")
+        self._grad = value
+
+    @property
     def is_leaf(self) -> bool:
         return self.grad_fn is None
 
@@ -131,6 +157,15 @@ class Tensor(TensorMath, TensorInPlace):
     @data.setter
     def data(self, other: "Tensor") -> None:
         self._data = other._data if other.__class__ in TENSOR_TYPES else numpy.asarray(other)
+
+    @property
+    def _base(self):
+        """The tensor whose memory this view shares (None if it owns its memory), as in PyTorch."""
+        record = getattr(self, "_view", None)
+        return None if record is None else record.base
+
+    def _is_view(self) -> bool:
+        return getattr(self, "_view", None) is not None
 
     @property
     def _version(self) -> int:
@@ -256,7 +291,14 @@ class Tensor(TensorMath, TensorInPlace):
         return self.to(dtype)
 
     def contiguous(self) -> "Tensor":
-        return self
+        flags = getattr(self._data, "flags", None)
+        if flags is None or flags.c_contiguous:
+            return self
+        return self.clone()  # PyTorch copies a non-contiguous tensor (CloneBackward0)
+
+    def is_contiguous(self) -> bool:
+        flags = getattr(self._data, "flags", None)
+        return flags is None or bool(flags.c_contiguous)
 
     def __len__(self) -> int:
         if self._data.ndim == 0:
@@ -286,49 +328,6 @@ class Tensor(TensorMath, TensorInPlace):
             raise TypeError("only integer tensors of a single element can be converted to an index")
         return int(self.item())
 
-    # ----- comparisons (no gradient, as in PyTorch) ---------------------------------
-    def _compare(self, other, ufunc):
-        value = other._data if other.__class__ in TENSOR_TYPES else other
-        return _wrap(ufunc(self._data, value), False, None)
-
-    def __eq__(self, other):
-        return self._compare(other, numpy.equal)
-
-    def __ne__(self, other):
-        return self._compare(other, numpy.not_equal)
-
-    def __lt__(self, other):
-        return self._compare(other, numpy.less)
-
-    def __le__(self, other):
-        return self._compare(other, numpy.less_equal)
-
-    def __gt__(self, other):
-        return self._compare(other, numpy.greater)
-
-    def __ge__(self, other):
-        return self._compare(other, numpy.greater_equal)
-
-    def __and__(self, other):
-        return self._compare(other, numpy.logical_and)
-
-    def __or__(self, other):
-        return self._compare(other, numpy.logical_or)
-
-    def __invert__(self):
-        return _wrap(numpy.logical_not(self._data) if self._data.dtype.kind == "b"
-                     else numpy.invert(self._data), False, None)
-
-    def eq(self, other):
-        return self.__eq__(other)
-
-    def equal(self, other) -> bool:
-        return self.shape == other.shape and bool((self._data == other._data).all())
-
-    def allclose(self, other, rtol=1e-5, atol=1e-8) -> bool:
-        return bool(numpy.allclose(backend.move(self._data, backend.CPU),
-                                   backend.move(other._data, backend.CPU), rtol=rtol, atol=atol))
-
     def __repr__(self) -> str:
         from .printing import tensor_repr
 
@@ -341,7 +340,7 @@ class Tensor(TensorMath, TensorInPlace):
 
 def _rebuild(array, requires_grad, grad=None):
     t = _wrap(array, requires_grad, None)
-    t.grad = grad
+    t._grad = grad
     return t
 
 

@@ -68,27 +68,35 @@ class TensorInPlace:
         return self.div_(other)
 
     def __setitem__(self, key, value):
+        from .ops.indexing import _is_basic, array_key
         from .ops.transfer import SetIndex
 
-        inplace(self, SetIndex, value, key)
+        # PyTorch checks the written elements (a basic index) or the whole tensor (an
+        # advanced one) against the value's memory.
+        basic = _is_basic(key) and hasattr(self._data, "strides")
+        written = self._data[array_key(key)] if basic else self._data
+        inplace(self, SetIndex, value, key, written=written)
 
 
-def inplace(tensor, op, *args):
+def inplace(tensor, op, *args, written=None):
     """Run ``op`` and write its result into ``tensor``'s memory, as PyTorch's ``op_`` does.
 
     The result is computed first, so a failing op changes nothing. When the graph
-    records, the op runs on a snapshot of the old value and ``tensor`` takes over the
-    op's node, so backward sees the old value and later uses see the new one.
+    records, the op runs on a snapshot of the old value and ``tensor`` (or, for a view,
+    its base) takes over the op's history, so backward sees the old value and later
+    uses see the new one; ``views.rebase`` carries the change to every view.
     """
+    for arg in args:
+        if arg.__class__ in TENSOR_TYPES:
+            _refuse_partial_overlap(tensor._data if written is None else written, arg._data)
+    record = getattr(tensor, "_view", None)
     recording = state.grad_enabled and (
-        tensor._requires_grad or any(a.__class__ in TENSOR_TYPES and a._requires_grad for a in args)
+        tensor._requires_grad or (record is not None and record.base._requires_grad)
+        or any(a.__class__ in TENSOR_TYPES and a._requires_grad for a in args)
     )
-    if recording and tensor.grad_fn is None and tensor._requires_grad:
-        raise RuntimeError(
-            "a leaf Variable that requires grad is being used in an in-place operation. "
-            "Wrap the update in `with ag.no_grad():` or operate on a copy (x.detach())."
-        )
     if recording:
+        views.check_can_record(tensor, record)
+        _check_writable(tensor._data)
         snapshot = _wrap(tensor._data.copy(), tensor._requires_grad, tensor.grad_fn)
         result = op.apply(snapshot, *args)
     elif _ufunc_in_place(tensor, op, args):
@@ -101,10 +109,42 @@ def inplace(tensor, op, *args):
         finally:
             state.grad_enabled = previous
     _write(tensor, result._data)
-    if recording:
-        tensor.grad_fn = result.grad_fn
-        tensor._requires_grad = True
+    if recording and result.grad_fn is not None:
+        views.rebase(tensor, record, result.grad_fn)
     return tensor
+
+
+def _refuse_partial_overlap(target, source) -> None:
+    """PyTorch refuses to write from memory that overlaps the destination unless it is the
+    very same elements (``y.add_(y)`` is fine, ``y[1:].add_(y[:-1])`` is not): the answer
+    would depend on the order the elements are written in."""
+    if source is target or getattr(source, "strides", None) is None or \
+            getattr(target, "strides", None) is None or source.size == 0 or target.size == 0:
+        return
+    xp = backend.array_module(target)
+    if xp is not backend.array_module(source) or not xp.may_share_memory(target, source):
+        return
+    if _start(source) == _start(target) and source.shape == target.shape and source.strides == target.strides:
+        return
+    raise RuntimeError(
+        "unsupported operation: some elements of the input tensor and the written-to tensor refer "
+        "to a single memory location. Please clone() the tensor before performing the operation."
+    )
+
+
+def _start(array) -> int:
+    interface = getattr(array, "__array_interface__", None) or array.__cuda_array_interface__
+    return interface["data"][0]
+
+
+def _check_writable(target) -> None:
+    # A NumPy scalar is read-only too, but _write replaces it rather than writing into it.
+    if isinstance(target, backend.array_module(target).ndarray) and \
+            not getattr(target.flags, "writeable", True):  # CuPy's flags have no "writeable"
+        raise RuntimeError(
+            "unsupported operation: more than one element of the written-to tensor refers to a "
+            "single memory location (it was made by expand()). Please clone() the tensor first."
+        )
 
 
 def _ufunc_in_place(tensor, op, args) -> bool:
@@ -135,25 +175,23 @@ def _write(tensor, values) -> None:
             f"output with shape {list(target.shape)} doesn't match the broadcast shape {list(values.shape)}"
         )
     if values.dtype != target.dtype:
-        if target.dtype.kind in "iub" and values.dtype.kind == "f":
+        # PyTorch casts an in-place result down within its category, never across one
+        if category(values.dtype) > category(target.dtype):
             raise RuntimeError(
-                f"result type Float can't be cast to the desired output type "
-                f"{dtypes.of_array(target).name} (an in-place op cannot change a tensor's dtype)"
+                f"result type {dtypes.of_array(values).name} can't be cast to the desired output "
+                f"type {dtypes.of_array(target).name} (an in-place op cannot change a tensor's dtype)"
             )
         values = values.astype(target.dtype)
     if not isinstance(target, backend.array_module(target).ndarray):
         tensor._data = backend.array_module(values).asarray(values).copy()  # a NumPy scalar: immutable
     else:
-        if not getattr(target.flags, "writeable", True):  # CuPy's flags have no "writeable"
-            raise RuntimeError(
-                "unsupported operation: more than one element of the written-to tensor refers to a "
-                "single memory location (it was made by expand()). Please clone() the tensor first."
-            )
+        _check_writable(target)
         target[...] = values
     versions.bump(tensor._data)
 
 
 # Imported last: tensor.py defines these names before it imports this module.
 from . import backend, dtypes  # noqa: E402
-from .autograd import state, versions  # noqa: E402
+from .promotion import category  # noqa: E402
+from .autograd import state, versions, views  # noqa: E402
 from .tensor import TENSOR_TYPES, _wrap  # noqa: E402

@@ -109,10 +109,10 @@ class TensorMath:
         return elementwise.clamp(self, min, max)
 
     def maximum(self, other):
-        return elementwise.Maximum.apply(self, other)
+        return elementwise.maximum(self, other)
 
     def minimum(self, other):
-        return elementwise.Minimum.apply(self, other)
+        return elementwise.minimum(self, other)
 
     def where(self, condition, other):
         return elementwise.where(condition, self, other)
@@ -155,11 +155,11 @@ class TensorMath:
     def reshape(self, *shape):
         return shape_ops_reshape(self, shape)
 
-    def view(self, *shape):
-        return shape_ops_reshape(self, shape)
+    def view(self, *sizes):
+        return shape.Reshape.apply(self, shape.sizes_from(sizes), True)
 
     def view_as(self, other):
-        return shape.Reshape.apply(self, tuple(other.shape))
+        return shape.Reshape.apply(self, tuple(other.shape), True)
 
     def flatten(self, start_dim=0, end_dim=-1):
         return shape.flatten(self, start_dim, end_dim)

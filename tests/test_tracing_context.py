@@ -55,7 +55,7 @@ def test_an_exception_outside_any_op_is_marked_at_its_line():
             1 / 0  # noqa: B018 - the block raises here
     (error,) = events(tr.to_dict(), "error")
     assert error["error_type"] == "ZeroDivisionError" and "node" not in error
-    assert error["line"]["code"] == "1 / 0"
+    assert error["line"]["code"].startswith("1 / 0")
     assert state.listener is None
 
 

@@ -8,7 +8,7 @@ import pytest
 from ag_jupyter.autograd.function import Op
 from ag_jupyter.tracing.op_info import by_torch_name, concrete, op_classes
 
-FAMILY_BASES = {"Binary", "Unary", "UnaryOnOutput", "Reduction"}  # bases that make no node themselves
+FAMILY_BASES = {"Binary", "Unary", "UnaryOnOutput", "Reduction", "ViewOp"}  # bases that make no node themselves
 
 
 def undrawable(classes) -> list:

@@ -18,6 +18,7 @@ from ..ops.algebra import ARRAYS, TENSORS
 from . import hooks, state, versions
 from .function import _freed_message
 from .node import Node
+from .views import RefusedView
 
 
 class BackwardStep:
@@ -76,6 +77,8 @@ def _count_dependencies(starts) -> dict:
                 continue
             dependencies[follow] = dependencies.get(follow, 0) + 1
             if isinstance(follow, Node) and id(follow) not in seen:
+                if follow.__class__ is RefusedView:  # refuse before any .grad is touched
+                    follow.backward(None, None)
                 seen.add(id(follow))
                 stack.append(follow)
     return dependencies
@@ -212,10 +215,8 @@ def _finish_leaf(leaf, grad, maybe_shared: bool, accumulate: bool, only, capture
     """All of a leaf's gradient is in: run its hooks, then store it. Returns the new .grad."""
     if hooks.leaf_hooks and id(leaf) in hooks.leaf_hooks:
         grad = hooks.run(hooks.leaf_hooks[id(leaf)], grad, _grad_wrapper(F.records), F.from_tensor)
-    if captured is not None:
-        if leaf in captured:
-            captured[leaf] = grad
-        return None
+    if captured is not None and leaf in captured:
+        captured[leaf] = grad
     if not accumulate or (only is not None and id(leaf) not in only):
         return None
     if grad.__class__ in TENSOR_TYPES:  # create_graph: keep the graph of the gradient
@@ -236,10 +237,23 @@ def _finish_leaf(leaf, grad, maybe_shared: bool, accumulate: bool, only, capture
 
 
 def run_backward(roots, gradients, retain_graph=None, create_graph=False, inputs=None) -> None:
+    captured = None
     if inputs is not None:
         inputs = [inputs] if inputs.__class__ in TENSOR_TYPES else list(inputs)
-    for _ in steps(roots, gradients, retain_graph, create_graph, inputs):
+        if not inputs:
+            raise RuntimeError("'inputs' argument to backward() cannot be empty.")
+        # A computed tensor named in inputs gets its .grad too, as in PyTorch.
+        captured = {t.grad_fn: None for t in inputs if t.grad_fn is not None} or None
+    for _ in steps(roots, gradients, retain_graph, create_graph, inputs, captured=captured):
         pass
+    if captured:
+        for tensor in inputs:
+            grad = captured.get(tensor.grad_fn) if tensor.grad_fn is not None else None
+            if grad is None:
+                continue
+            if grad.__class__ not in TENSOR_TYPES:
+                grad = _wrap(grad.copy(), False, None)
+            tensor.grad = grad if tensor.grad is None else tensor.grad + grad
 
 
 from ..tensor import TENSOR_TYPES, _wrap  # noqa: E402

@@ -86,6 +86,10 @@ class FunctionCtx(Node):
     __slots__ = ("__dict__",)
 
     def save_for_backward(self, *tensors) -> None:
+        for index, t in enumerate(tensors):
+            if t is not None and t.__class__ not in TENSOR_TYPES:
+                raise TypeError(f"save_for_backward can only save variables, but argument {index} is of "
+                                f"type {type(t).__name__} (keep other values as attributes of ctx)")
         self.saved = tensors
 
     @property
@@ -111,7 +115,32 @@ class FunctionCtx(Node):
                 f"function {self.name()} returned an incorrect number of gradients "
                 f"(expected {len(self._next)}, got {len(result)})"
             )
-        return tuple(None if g is None else F.from_tensor(g) for g in result)
+        return tuple(None if g is None else F.from_tensor(self._checked(F, index, g))
+                     for index, g in enumerate(result))
+
+    def _checked(self, F, index: int, grad):
+        """PyTorch's checks on a custom backward's gradient: none for a non-tensor input; a
+        tensor that sums down to the input's shape (broadcast undone) and takes its dtype."""
+        expected = self._input_meta[index]
+        if expected is None:
+            raise RuntimeError(
+                f"function {self.name()} returned a gradient different than None at position "
+                f"{index + 1}, but the corresponding forward input was not a Variable"
+            )
+        if grad.__class__ not in TENSOR_TYPES:
+            raise TypeError(f"function {self.name()} returned a {type(grad).__name__} as gradient "
+                            f"{index}; return a tensor or None")
+        shape, dtype = expected
+        if tuple(grad.shape) != shape:
+            if not _sums_to(tuple(grad.shape), shape):
+                raise RuntimeError(
+                    f"Function {self.name()} returned an invalid gradient at index {index} - got "
+                    f"{list(grad.shape)} but expected shape compatible with {list(shape)}"
+                )
+            grad = F.as_tensor(sum_to(F, F.from_tensor(grad), shape))
+        if grad._data.dtype != dtype:
+            grad = grad.to(from_numpy(dtype))
+        return grad
 
 
 class Function:
@@ -160,12 +189,22 @@ class Function:
         if links is None or id(result) in getattr(ctx, "_non_differentiable", ()):
             return result
         ctx._next = links
+        ctx._input_meta = tuple((a._data.shape, a._data.dtype) if a.__class__ in TENSOR_TYPES else None
+                                for a in args)
         ctx._seq = next_sequence_number()
         ctx._versions = versions.clock
         out = _wrap(result._data, True, ctx)
         if state.listener is not None:
             state.listener.on_op(ctx, args, out)
         return out
+
+
+def _sums_to(grad_shape: tuple, shape: tuple) -> bool:
+    """Whether ``shape`` broadcasts to ``grad_shape`` (so summing undoes the broadcast)."""
+    if len(shape) > len(grad_shape):
+        return False
+    tail = grad_shape[len(grad_shape) - len(shape):]
+    return all(s == g or s == 1 for s, g in zip(shape, tail))
 
 
 def _freed_message(node) -> str:
@@ -178,4 +217,6 @@ def _freed_message(node) -> str:
     )
 
 
+from ..dtypes import from_numpy  # noqa: E402
+from ..ops.algebra import sum_to  # noqa: E402
 from ..tensor import TENSOR_TYPES, _wrap  # noqa: E402  (tensor.py imports the ops, which import this)

@@ -7,9 +7,18 @@ from . import state
 
 
 class _GradMode:
-    """Sets grad mode for a block, restoring the old mode after; also a decorator."""
+    """Sets grad mode for a block, restoring the old mode after; also a decorator, with
+    or without parentheses (``@ag.no_grad`` and ``@ag.no_grad()``), as in PyTorch."""
 
     _target = True
+
+    def __new__(cls, func=None):
+        if func is not None and callable(func):  # @no_grad without parentheses
+            return cls()(func)
+        return super().__new__(cls)
+
+    def __init__(self, func=None):
+        pass
 
     def __enter__(self):
         self._previous = state.grad_enabled
@@ -49,8 +58,41 @@ class enable_grad(_GradMode):
     _target = True
 
 
+class inference_mode(_GradMode):
+    """``inference_mode()``: here the same as ``no_grad`` (PyTorch's also skips version
+    counting, an optimisation with no effect on values); ``inference_mode(False)`` leaves
+    grad mode as it is."""
+
+    def __new__(cls, mode=True):
+        if callable(mode):  # @inference_mode without parentheses
+            return no_grad()(mode)
+        return object.__new__(cls)
+
+    def __init__(self, mode=True):
+        self._mode = bool(mode)
+
+    def __enter__(self):
+        self._previous = state.grad_enabled
+        if self._mode:
+            state.grad_enabled = False
+        return self
+
+    def __call__(self, func):
+        mode = self._mode
+
+        @functools.wraps(func)
+        def wrapper(*args, **kwargs):
+            with inference_mode(mode):
+                return func(*args, **kwargs)
+
+        return wrapper
+
+
 class set_grad_enabled(_GradMode):
     """``set_grad_enabled(False)`` works as a call, a context manager or a decorator."""
+
+    def __new__(cls, mode: bool):
+        return object.__new__(cls)
 
     def __init__(self, mode: bool):
         self._previous = state.grad_enabled

@@ -64,6 +64,25 @@ def retains(tensor) -> bool:
                for h in node_hooks.get(id(tensor.grad_fn), ()))
 
 
+def move_retainer(tensor, node) -> None:
+    """``tensor`` now has ``node`` as its history (an in-place op): its retained grad is
+    the gradient of the new value, as in PyTorch. Hooks registered before stay behind
+    and see the old value's gradient, as PyTorch documents."""
+    old = tensor.grad_fn
+    if old is None or old is node:
+        return
+    table = node_hooks.get(id(old))
+    if not table:
+        return
+    for hook in table:
+        if isinstance(hook, _Retainer) and hook.tensor() is tensor:
+            table.remove(hook)
+            if not table:
+                del node_hooks[id(old)]
+            _add(node_hooks, node, hook)
+            return
+
+
 def run(hooks: list, grad, wrap, unwrap):
     """Call each hook with the gradient as a tensor; a returned tensor replaces it.
     Retainers run last, so a retained grad is the one after every hook, as in PyTorch."""
@@ -74,5 +93,24 @@ def run(hooks: list, grad, wrap, unwrap):
             continue
         replaced = hook(wrap(grad, copy=False))
         if replaced is not None:
+            _check_replacement(hook, grad, replaced)
             grad = unwrap(replaced)
     return grad
+
+
+def _check_replacement(hook, grad, replaced) -> None:
+    """PyTorch refuses a hook's gradient of another kind, size or dtype than the one it got."""
+    name = getattr(hook, "__name__", type(hook).__name__)
+    if replaced.__class__ not in TENSOR_TYPES:
+        raise TypeError(f"expected Tensor, but hook '{name}' returned '{type(replaced).__name__}'")
+    before = grad._data if grad.__class__ in TENSOR_TYPES else grad
+    after = replaced._data
+    if tuple(after.shape) != tuple(before.shape):
+        raise RuntimeError(f"hook '{name}' has changed the size of value (was {list(before.shape)}, "
+                           f"got {list(after.shape)}): a hook must return a gradient of the same shape")
+    if after.dtype != before.dtype:
+        raise RuntimeError(f"hook '{name}' has changed the type of value (was {before.dtype}, got "
+                           f"{after.dtype}): a hook must return a gradient of the same dtype")
+
+
+from ..tensor import TENSOR_TYPES  # noqa: E402

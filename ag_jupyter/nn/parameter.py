@@ -32,7 +32,7 @@ class Parameter(Tensor):
         # A reduction can leave a NumPy scalar; a weight must be an array it can update in place.
         self._data = array if isinstance(array, xp.ndarray) else xp.asarray(array)
         self._requires_grad = False
-        self.grad = None
+        self._grad = None
         self.grad_fn = None
         self.requires_grad = requires_grad  # the property refuses integer dtypes
 

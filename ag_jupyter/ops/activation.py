@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from ..autograd.function import Op
 from ..backend import array_module
+from ..promotion import require_floating
 from .dims import normalize_dim
 
 
@@ -16,7 +17,11 @@ class Softmax(Op):
 
     def forward(self, a, dim):
         x = a._data
-        self.dim = normalize_dim(dim, x.ndim)
+        self.dim = _axis(dim, x)
+        if x.size == 0:  # nothing to compute: PyTorch returns an empty tensor of any dtype
+            out = self.out = x.copy()
+            return out
+        require_floating(x, "softmax")
         xp = array_module(x)
         e = xp.exp(x - x.max(axis=self.dim, keepdims=True))
         out = self.out = e / e.sum(axis=self.dim, keepdims=True)
@@ -24,7 +29,7 @@ class Softmax(Op):
 
     def backward(self, F, grad):
         out = F.output(self)
-        return (out * (grad - F.sum(grad * out, (self.dim,), True)),)
+        return (out * (grad - F.sum(grad * out, _dims(self.dim), True)),)
 
 
 class LogSoftmax(Op):
@@ -37,14 +42,28 @@ class LogSoftmax(Op):
 
     def forward(self, a, dim):
         x = a._data
-        self.dim = normalize_dim(dim, x.ndim)
+        self.dim = _axis(dim, x)
+        if x.size == 0:
+            out = self.out = x.copy()
+            return out
+        require_floating(x, "log_softmax")
         xp = array_module(x)
         shifted = x - x.max(axis=self.dim, keepdims=True)
         out = self.out = shifted - xp.log(xp.exp(shifted).sum(axis=self.dim, keepdims=True))
         return out
 
     def backward(self, F, grad):
-        return (grad - F.exp(F.output(self)) * F.sum(grad, (self.dim,), True),)
+        return (grad - F.exp(F.output(self)) * F.sum(grad, _dims(self.dim), True),)
+
+
+def _axis(dim, x):
+    """The axis to normalise over; None for a 0-d tensor (its dim 0 is the tensor itself)."""
+    axis = normalize_dim(dim, x.ndim)
+    return axis if x.ndim else None
+
+
+def _dims(axis):
+    return None if axis is None else (axis,)
 
 
 def softmax(input, dim):

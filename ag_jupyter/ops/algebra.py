@@ -17,6 +17,7 @@ from __future__ import annotations
 import numpy
 
 from ..backend import array_module, scatter_add
+from ..dtypes import from_numpy
 
 
 def sum_to(F, x, shape: tuple):
@@ -33,7 +34,15 @@ def sum_to(F, x, shape: tuple):
 class _Arrays:
     records = False
     exp, log, sqrt = numpy.exp, numpy.log, numpy.sqrt
-    sin, cos, tanh, sign = numpy.sin, numpy.cos, numpy.tanh, numpy.sign
+    sin, cos, tanh = numpy.sin, numpy.cos, numpy.tanh
+
+    @staticmethod
+    def sign(x):
+        return numpy.nan_to_num(numpy.sign(x), nan=0.0)  # PyTorch's sgn(NaN) is 0
+
+    @staticmethod
+    def zeros_like(x):
+        return array_module(x).zeros_like(x)
 
     @staticmethod
     def value(x):
@@ -77,6 +86,10 @@ class _Arrays:
         return x.astype(like.dtype, copy=False)
 
     @staticmethod
+    def cast(x, numpy_dtype):
+        return x.astype(numpy_dtype, copy=False)
+
+    @staticmethod
     def index_add(grad, key, shape):
         out = array_module(grad).zeros(shape, dtype=grad.dtype)
         scatter_add(out, key, grad)
@@ -116,7 +129,11 @@ class _Tensors:
 
     @staticmethod
     def sign(x):
-        return _wrap(numpy.sign(x._data), False, None)
+        return _wrap(numpy.nan_to_num(numpy.sign(x._data), nan=0.0), False, None)
+
+    @staticmethod
+    def zeros_like(x):
+        return _wrap(array_module(x._data).zeros_like(x._data), False, None)
 
     @staticmethod
     def where(condition, a, b):
@@ -147,6 +164,10 @@ class _Tensors:
     @staticmethod
     def cast_like(x, like):
         return x.to(like.dtype)
+
+    @staticmethod
+    def cast(x, numpy_dtype):
+        return x.to(from_numpy(numpy_dtype))
 
     @staticmethod
     def index_add(grad, key, shape):

@@ -12,9 +12,27 @@ import numpy
 from ..autograd.function import Op
 from ..backend import array_module
 from ..dtypes import default_float
+from ..promotion import cast_operands, check_python_int, result_type
 from .algebra import sum_to
 
-_F64 = numpy.dtype(numpy.float64)
+
+def _true_divide(x, y):
+    """After promotion both operands share a dtype (or one is a number): integers and bools
+    are divided in the default float, as in PyTorch."""
+    try:
+        kind = x.dtype.kind
+    except AttributeError:  # a number divided by a tensor
+        kind = y.dtype.kind
+    if kind == "f":
+        return numpy.true_divide(x, y)
+    return numpy.true_divide(_as_float(x), _as_float(y))
+
+
+def _as_float(x):
+    """True division of integers gives the default float, as in PyTorch."""
+    if getattr(x, "dtype", None) is not None and x.dtype.kind != "f":
+        return x.astype(default_float().numpy)
+    return float(x) if isinstance(x, int) else x
 
 
 def _array(x):
@@ -34,11 +52,66 @@ def _shape(x) -> tuple:
     return x.shape if x.__class__ in TENSOR_TYPES else ()
 
 
-def _keep_python_scalars_weak(out, x, y):
-    """NumPy turns int data with a float into float64; PyTorch uses the default float."""
-    if out.dtype is _F64 and getattr(x, "dtype", None) is not _F64 and getattr(y, "dtype", None) is not _F64:
-        return out.astype(default_float().numpy)
-    return out
+def promoted(x, y):
+    """``x`` and ``y`` cast to PyTorch's result dtype, and the dtypes of the tensor inputs
+    (for backward to cast their gradients back), or None when no cast was needed. Only
+    operands of different dtypes pay for this; a number with a float tensor never does."""
+    dx, dy = getattr(x, "dtype", None), getattr(y, "dtype", None)
+    if dx is dy or (dy is None and dx.kind == "f") or (dx is None and dy.kind == "f"):
+        return x, y, None
+    if dx is None and isinstance(x, int) and not isinstance(x, bool):
+        check_python_int(x)
+    if dy is None and isinstance(y, int) and not isinstance(y, bool):
+        check_python_int(y)
+    x, y, _ = cast_operands(x, y)
+    return x, y, (dx, dy)
+
+
+def _kind(x) -> str | None:
+    """The dtype kind of an array ("b", "i", "f", ...), None for a Python number."""
+    dtype = getattr(x, "dtype", None)
+    return None if dtype is None else dtype.kind
+
+
+def _power(x, y):
+    if _kind(x) == "b" or _kind(y) == "b":
+        return _bool_power(x, y)
+    if _kind(y) in ("i", "u") and getattr(x, "dtype", y.dtype).kind in "iu" and (y < 0).any():
+        return _negative_integer_power(x, y)
+    return numpy.power(x, y)
+
+
+def _negative_integer_power(x, y):
+    """PyTorch's integer power with a negative tensor exponent: 1 and -1 keep their
+    magnitude, every other base gives 0 (NumPy refuses)."""
+    xp = array_module(y)
+    x = xp.asarray(x)
+    positive = xp.power(x, xp.where(y < 0, 0, y))
+    sign = xp.where(y % 2 == 0, 1, -1).astype(positive.dtype)
+    small = xp.where(x == 1, 1, xp.where(x == -1, sign, 0)).astype(positive.dtype)
+    return xp.where(y < 0, small, positive)
+
+
+def _bool_power(x, y):
+    """NumPy has no bool ** bool; PyTorch's (with one Python bool) is ``x or not y``."""
+    if _kind(y) == "b" and (x.__class__ is bool or _kind(x) == "b"):
+        raise RuntimeError('"pow" not implemented for \'Bool\' (a bool tensor as the exponent of a bool)')
+    target = result_type(x, y)
+    as_int = [numpy.asarray(v).astype(numpy.int64) if target.kind == "b" else v for v in (x, y)]
+    return numpy.power(*as_int).astype(target)
+
+
+def _refuse_bool_subtraction(x, y) -> None:
+    """Called for operands of different dtypes only (NumPy itself refuses bool - bool)."""
+    bool_x = _kind(x) == "b" or x.__class__ is bool
+    bool_y = _kind(y) == "b" or y.__class__ is bool
+    if bool_x and bool_y:
+        raise RuntimeError("Subtraction, the `-` operator, with two bool tensors is not supported. "
+                           "Use the `^` or `logical_xor()` operator instead.")
+    if bool_x or bool_y:
+        raise RuntimeError("Subtraction, the `-` operator, with a bool tensor is not supported. "
+                           "If you are trying to invert a mask, use the `~` or `logical_not()` "
+                           "operator instead.")
 
 
 def broadcast_error(shape_a: tuple, shape_b: tuple) -> RuntimeError:
@@ -58,26 +131,37 @@ def broadcast_error(shape_a: tuple, shape_b: tuple) -> RuntimeError:
 class Binary(Op):
     """Two inputs that broadcast; ``local`` gives the gradients at the output's shape."""
 
-    __slots__ = ("shapes",)
+    __slots__ = ("shapes", "casts")
     arity = 2
     ufunc = None
+    refuse = None  # a check of mixed operands before promotion (subtraction refuses bools)
 
     def forward(self, a, b):
+        # Only a tensor input can need its gradient summed back (a number gets none).
         if a.__class__ in TENSOR_TYPES:
             x = a._data
+            shape_a = x.shape
+            dx = x.dtype
         else:
             x = a = _plain(a)
+            shape_a = dx = None
         if b.__class__ in TENSOR_TYPES:
             y = b._data
+            shape_b = y.shape
+            dy = y.dtype
         else:
             y = b = _plain(b)
+            shape_b = dy = None
+        # Same dtypes, or a number with a float tensor, need no promotion (the common path).
+        if dx is dy or (dy is None and dx.kind == "f" and y.__class__ is not bool) or \
+                (dx is None and dy.kind == "f" and x.__class__ is not bool):
+            self.casts = None
+        else:
+            if self.refuse is not None:
+                self.refuse(x, y)
+            x, y, self.casts = promoted(x, y)
         out = self.ufunc(x, y)
-        if out.dtype is _F64:
-            out = _keep_python_scalars_weak(out, x, y)
-        # Only a tensor input can need its gradient summed back (a number gets none).
         shape = out.shape
-        shape_a = x.shape if x is not a else None
-        shape_b = y.shape if y is not b else None
         self.shapes = None if (shape_a is None or shape_a == shape) and (
             shape_b is None or shape_b == shape) else (shape_a, shape_b)
         self.remember(a, b, out)
@@ -95,6 +179,12 @@ class Binary(Op):
 
     def backward(self, F, grad):
         grad_a, grad_b = self.local(F, grad)
+        if self.casts is not None:  # each input gets its gradient in its own dtype, as in PyTorch
+            dtype_a, dtype_b = self.casts
+            if grad_a is not None and dtype_a is not None:
+                grad_a = F.cast(grad_a, dtype_a)
+            if grad_b is not None and dtype_b is not None:
+                grad_b = F.cast(grad_b, dtype_b)
         if self.shapes is not None:
             shape_a, shape_b = self.shapes
             if grad_a is not None and shape_a is not None:
@@ -124,6 +214,15 @@ class Sub(Binary):
     symbol = "−"
     ufunc = numpy.subtract
     formula = r"\frac{\partial u}{\partial a} = 1,\quad \frac{\partial u}{\partial b} = -1"
+
+    refuse = staticmethod(_refuse_bool_subtraction)
+
+    @classmethod
+    def explain(cls, args, error):
+        if isinstance(error, TypeError) and "boolean subtract" in str(error):  # bool - bool
+            return RuntimeError("Subtraction, the `-` operator, with two bool tensors is not supported. "
+                                "Use the `^` or `logical_xor()` operator instead.")
+        return Binary.explain(args, error)
 
     def remember(self, a, b, out):
         pass
@@ -155,7 +254,7 @@ class Div(Binary):
     __slots__ = ()
     node_name = "DivBackward0"
     symbol = "÷"
-    ufunc = numpy.true_divide
+    ufunc = staticmethod(_true_divide)
     formula = r"\frac{\partial u}{\partial a} = \frac{1}{b},\quad \frac{\partial u}{\partial b} = -\frac{a}{b^2}"
 
     def remember(self, a, b, out):
@@ -175,7 +274,7 @@ class Pow(Binary):
     saves_output = True
     node_name = "PowBackward0"
     symbol = "^"
-    ufunc = numpy.power
+    ufunc = staticmethod(_power)
     formula = r"\frac{\partial u}{\partial a} = b\,a^{b-1},\quad \frac{\partial u}{\partial b} = a^b \ln a"
 
     def name(self) -> str:
@@ -192,16 +291,36 @@ class Pow(Binary):
         a, b = self.saved
         a, b = F.value(a), F.value(b)
         follow_a, follow_b = self._next
-        grad_a = grad * b * a ** (b - 1) if follow_a is not None else None
+        grad_a = None
+        if follow_a is not None:
+            # PyTorch: the gradient is 0 where the exponent is 0, even at a = 0 (0 * 0**-1)
+            if isinstance(b, (int, float)):
+                grad_a = F.zeros_like(grad) if b == 0 else grad * b * a ** (b - 1)
+            else:
+                grad_a = F.where(b == 0, F.zeros_like(grad), grad * b * a ** (b - 1))
         grad_b = None
         if follow_b is not None:
-            # log a is undefined at a <= 0, where PyTorch's gradient is 0; keep it finite there
-            if isinstance(a, (int, float)):
-                safe_log = math.log(a) if a > 0 else 0.0
-            else:
-                safe_log = F.log(F.where(a > 0, a, a * 0 + 1))
-            grad_b = grad * F.output(self) * safe_log
+            # PyTorch: u * log(a), so NaN for a < 0 and -inf or inf at a = 0 with b < 0, but 0
+            # at a = 0 with b >= 0 (where u is 0 or 1). NumPy's warnings there are expected.
+            with numpy.errstate(divide="ignore", invalid="ignore"):
+                if isinstance(a, (int, float)):
+                    log_a = math.log(a) if a > 0 else (-math.inf if a == 0 else math.nan)
+                    grad_b = grad * F.output(self) * log_a
+                    if a == 0:
+                        grad_b = F.where(b >= 0, F.zeros_like(grad_b), grad_b)
+                else:
+                    grad_b = grad * F.output(self) * F.log(a)
+                    grad_b = F.where((a == 0) & (b >= 0), F.zeros_like(grad_b), grad_b)
         return grad_a, grad_b
+
+
+def _compared(F, node, grad):
+    """maximum/minimum's inputs as they were compared: in the result's dtype, so a tie
+    after promotion is a tie in backward too."""
+    a, b = (F.value(v) for v in node.saved)
+    if node.casts is not None:
+        a, b = (F.cast_like(v, grad) if getattr(v, "dtype", None) is not None else v for v in (a, b))
+    return a, b
 
 
 class Maximum(Binary):
@@ -212,9 +331,10 @@ class Maximum(Binary):
     formula = r"\frac{\partial u}{\partial a} = [a > b] + \tfrac12[a = b],\quad \frac{\partial u}{\partial b} = [b > a] + \tfrac12[a = b]"
 
     def local(self, F, grad):
-        a, b = (F.value(v) for v in self.saved)
-        half_ties = (a == b) * 0.5
-        return grad * ((a > b) + half_ties), grad * ((b > a) + half_ties)
+        a, b = _compared(F, self, grad)
+        # PyTorch: ties share, the smaller gets 0, and a NaN (neither smaller) gets it all
+        half_ties = (a == b) * -0.5
+        return grad * (~(a < b) * 1.0 + half_ties), grad * (~(b < a) * 1.0 + half_ties)
 
 
 class Minimum(Binary):
@@ -225,9 +345,9 @@ class Minimum(Binary):
     formula = r"\frac{\partial u}{\partial a} = [a < b] + \tfrac12[a = b],\quad \frac{\partial u}{\partial b} = [b < a] + \tfrac12[a = b]"
 
     def local(self, F, grad):
-        a, b = (F.value(v) for v in self.saved)
-        half_ties = (a == b) * 0.5
-        return grad * ((a < b) + half_ties), grad * ((b < a) + half_ties)
+        a, b = _compared(F, self, grad)
+        half_ties = (a == b) * -0.5
+        return grad * (~(a > b) * 1.0 + half_ties), grad * (~(b > a) * 1.0 + half_ties)
 
 
 class Where(Binary):
@@ -240,13 +360,19 @@ class Where(Binary):
 
     def forward(self, a, b, condition):
         cond = _array(condition)
-        x, y = _array(a), _array(b)
+        if _kind(cond) != "b":
+            raise RuntimeError(f"where expected condition to be a boolean tensor, but got a tensor "
+                               f"with dtype {getattr(cond, 'dtype', type(cond).__name__)}")
+        x = a._data if a.__class__ in TENSOR_TYPES else _plain(a)
+        y = b._data if b.__class__ in TENSOR_TYPES else _plain(b)
+        x, y, self.casts = promoted(x, y)
         out = array_module(cond).where(cond, x, y)
-        if out.dtype is _F64:
-            out = _keep_python_scalars_weak(out, x, y)
+        target = result_type(x, y)  # NumPy would make two numbers float64
+        if out.dtype != target:
+            out = out.astype(target)
         self.condition = cond
-        shape_a = x.shape if x is not a else None
-        shape_b = y.shape if y is not b else None
+        shape_a = a._data.shape if a.__class__ in TENSOR_TYPES else None
+        shape_b = b._data.shape if b.__class__ in TENSOR_TYPES else None
         self.shapes = None if shape_a == shape_b == out.shape else (shape_a, shape_b)
         return out
 

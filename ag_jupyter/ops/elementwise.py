@@ -34,11 +34,19 @@ def pow(input, exponent):  # noqa: A001 - PyTorch's name
 
 
 def maximum(input, other):
+    _require_tensor("maximum", other)
     return Maximum.apply(input, other)
 
 
 def minimum(input, other):
+    _require_tensor("minimum", other)
     return Minimum.apply(input, other)
+
+
+def _require_tensor(op: str, other) -> None:
+    if other.__class__ not in TENSOR_TYPES:
+        raise TypeError(f"{op}(): argument 'other' must be Tensor, not {type(other).__name__} "
+                        f"(use clamp(min=...) or clamp(max=...) for a number)")
 
 
 def where(condition, input, other):
@@ -88,3 +96,6 @@ def relu(input):
 def clamp(input, min=None, max=None):  # noqa: A002
     return Clamp.apply(input, min, max)
 
+
+
+from ..tensor import TENSOR_TYPES  # noqa: E402

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from ..autograd.function import Op
+from ..autograd.views import ViewOp
 from ..backend import array_module, scatter_add
 
 
@@ -18,16 +19,26 @@ def _part(k):
     if isinstance(k, list):
         import numpy
 
-        return numpy.asarray(k)
+        array = numpy.asarray(k)
+        return array.astype(numpy.int64) if array.size == 0 else array  # x[[]]: no rows, as torch
     return k
+
+
+def _refuse_negative_step(part) -> None:
+    if part.step is not None and part.step <= 0:
+        raise ValueError(f"step must be greater than zero (got {part.step}); PyTorch has no "
+                         f"negative-step slices: index with a reversed index tensor instead")
 
 
 def _is_basic(key) -> bool:
     parts = key if isinstance(key, tuple) else (key,)
-    return all(p is None or p is Ellipsis or isinstance(p, (int, slice)) for p in parts)
+    return all(p is None or p is Ellipsis or (isinstance(p, (int, slice)) and not isinstance(p, bool))
+               for p in parts)
 
 
-class Index(Op):
+class Index(ViewOp):
+    """``x[key]``: a view for basic keys (ints, slices, None, ...), a copy otherwise, as in PyTorch."""
+
     __slots__ = ("key", "in_shape")
     node_name = "IndexBackward0"
     symbol = "[·]"
@@ -42,7 +53,20 @@ class Index(Op):
 
     def forward(self, a, key):
         x = a._data
-        self.key = array_key(key)
+        kind = key.__class__
+        if kind is int:
+            key = (key, Ellipsis)  # with an Ellipsis NumPy gives x[i] as a 0-d view, not a scalar
+        elif kind is slice:
+            _refuse_negative_step(key)
+        else:
+            key = array_key(key)
+            if _is_basic(key):
+                parts = key if isinstance(key, tuple) else (key,)
+                for part in parts:
+                    if part.__class__ is slice:
+                        _refuse_negative_step(part)
+                key = parts if any(p is Ellipsis for p in parts) else parts + (Ellipsis,)
+        self.key = key
         self.in_shape = x.shape
         try:
             return x[self.key]

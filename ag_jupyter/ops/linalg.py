@@ -25,6 +25,7 @@ class Matmul(Op):
             raise RuntimeError(
                 f"both arguments to matmul need to be at least 1D, but they are {x.ndim}D and {y.ndim}D"
             )
+        check_matmul_dtypes(x, y)
         self.saved = (a, b)
         return array_module(x).matmul(x, y)
 
@@ -64,6 +65,16 @@ class Matmul(Op):
             grad_b = sum_to(F, F.swapaxes(a2, -1, -2) @ g2, b2.shape)
             grad_b = F.reshape(grad_b, b.shape)
         return grad_a, grad_b
+
+
+def check_matmul_dtypes(x, y) -> None:
+    """PyTorch multiplies matrices of one dtype only, and not bool ones (NumPy would promote)."""
+    if x.dtype != y.dtype:
+        raise RuntimeError(f"expected m1 and m2 to have the same dtype, but got: {x.dtype} != {y.dtype} "
+                           f"(convert one with .to(other.dtype))")
+    if x.dtype == bool:
+        raise RuntimeError("matmul is not implemented for bool tensors "
+                           "(convert them with .int() or .float())")
 
 
 def matmul(input, other):

@@ -7,10 +7,14 @@ existing ops.
 """
 from __future__ import annotations
 
+import numpy
+
 from ..autograd.function import Op
 from ..backend import array_module
 from ..dtypes import of_array
+from ..promotion import require_floating, result_type
 from .algebra import sum_to
+from .linalg import check_matmul_dtypes
 
 
 def _type_name(array) -> str:
@@ -44,6 +48,7 @@ class Addmm(Op):
         if b.dtype != w.dtype:
             raise RuntimeError(f"self and mat2 must have the same dtype, but got "
                                f"{_type_name(b)} and {_type_name(w)}")
+        check_matmul_dtypes(x, w)
         out = x @ w
         out += b  # in place: one temporary fewer; raises if the bias does not broadcast
         self.saved = (mat1, mat2)
@@ -84,7 +89,7 @@ def check_reduction(reduction: str) -> str:
 class MseLoss(Op):
     """Mean (or sum, or each) of ``(input - target) ** 2``."""
 
-    __slots__ = ("reduction", "count", "shapes")
+    __slots__ = ("reduction", "count", "shapes", "dtypes")
     arity = 2
     node_name = "MseLossBackward0"
     symbol = "MSE"
@@ -93,7 +98,10 @@ class MseLoss(Op):
 
     def forward(self, input, target, reduction):
         x, t = input._data, target._data
-        diff = x - t
+        common = result_type(x, t)
+        require_floating(numpy.empty(0, common), "mse_loss")
+        self.dtypes = (x.dtype, t.dtype) if x.dtype != t.dtype else None
+        diff = x.astype(common, copy=False) - t.astype(common, copy=False)
         self.reduction = reduction
         self.count = diff.size
         self.shapes = (x.shape, t.shape) if x.shape != t.shape else None
@@ -103,7 +111,8 @@ class MseLoss(Op):
     def backward(self, F, grad):
         input, target = self.saved
         diff = F.value(input) - F.value(target)
-        scale = 2.0 / self.count if self.reduction == "mean" else 2.0
+        # an empty input has a NaN mean and an empty gradient, as in PyTorch
+        scale = 2.0 / max(self.count, 1) if self.reduction == "mean" else 2.0
         local = diff * (grad * scale)  # grad is a scalar unless reduction="none"
         follow_input, follow_target = self._next
         grad_input = local if follow_input is not None else None
@@ -111,6 +120,9 @@ class MseLoss(Op):
         if self.shapes is not None:
             grad_input = None if grad_input is None else sum_to(F, grad_input, self.shapes[0])
             grad_target = None if grad_target is None else sum_to(F, grad_target, self.shapes[1])
+        if self.dtypes is not None:  # each input's gradient in its own dtype, as in PyTorch
+            grad_input = None if grad_input is None else F.cast(grad_input, self.dtypes[0])
+            grad_target = None if grad_target is None else F.cast(grad_target, self.dtypes[1])
         return grad_input, grad_target
 
 
@@ -131,6 +143,7 @@ class NllLoss(Op):
 
     def forward(self, input, target, weight, ignore_index, reduction):
         x = input._data
+        require_floating(x, "nll_loss")
         t = target._data if target.__class__ in TENSOR_TYPES else target
         xp = array_module(x)
         _check_target(x, t)
@@ -162,8 +175,9 @@ class NllLoss(Op):
         xp = array_module(self.target)
         count = self.target.size
         scale = -1.0 if self.weights is None else -self.weights
-        if self.reduction == "mean":
-            scale = scale / self.total
+        if self.reduction == "mean" and count:  # no targets: an empty gradient, nothing to scale
+            # every target ignored: the loss is NaN (0/0) but PyTorch's gradient is 0
+            scale = scale / self.total if float(self.total) != 0 else scale * 0
         local = xp.zeros((count, self.in_shape[0 if len(self.in_shape) == 1 else 1]), self.dtype)
         local[xp.arange(count), self.target] = scale
         local = _unrows(local, self.in_shape)

@@ -3,8 +3,11 @@ from __future__ import annotations
 
 from collections import namedtuple
 
+import numpy
+
 from ..autograd.function import Op
 from ..backend import array_module
+from ..promotion import refuse_bool, require_floating
 from .dims import kept_shape, normalize_dim, normalize_dims, reduced_count
 
 
@@ -15,6 +18,8 @@ class Reduction(Op):
 
     def setup(self, a, dim, keepdim):
         self.dims = normalize_dims(dim, a._data.ndim)
+        if a._data.ndim == 0:
+            self.dims = None  # dim 0 (or -1) of a 0-d tensor is the tensor itself, as in PyTorch
         self.keepdim = keepdim
         self.in_shape = a._data.shape
         return self.dims
@@ -59,7 +64,7 @@ class Mean(Reduction):
         return a._data.mean(axis=dims, keepdims=keepdim)
 
     def backward(self, F, grad):
-        return (self.spread(F, grad) / reduced_count(self.in_shape, self.dims),)
+        return (self.spread(F, grad) / _divisor(reduced_count(self.in_shape, self.dims)),)
 
 
 class Extreme(Reduction):
@@ -84,7 +89,8 @@ class Extreme(Reduction):
         return out
 
     def backward(self, F, grad):
-        hits = F.value(self.saved[0]) == F.output(self)
+        a, out = F.value(self.saved[0]), F.output(self)
+        hits = (a == out) | ((a != a) & (out != out))  # a NaN result: the NaNs share the gradient
         return (self.spread(F, grad) * hits / float(hits.sum()),)
 
 
@@ -140,6 +146,7 @@ class Var(Reduction):
         return self.node_name
 
     def forward(self, a, dim=None, correction=1, keepdim=False):
+        require_floating(a._data, "std and var")
         dims = self.setup(a, dim, keepdim)
         self.saved = (a,)
         self.correction = correction
@@ -151,7 +158,7 @@ class Var(Reduction):
 
     def backward(self, F, grad):
         n = reduced_count(self.in_shape, self.dims) - self.correction
-        return (self.spread(F, grad) * self.centered(F) * (2.0 / n),)
+        return (self.spread(F, grad) * self.centered(F) * (2.0 / _divisor(n)),)
 
 
 class Std(Var):
@@ -170,7 +177,9 @@ class Std(Var):
         out = F.output(self)
         if not self.keepdim:
             out = F.reshape(out, kept_shape(self.in_shape, self.dims))
-        return (self.spread(F, grad) * self.centered(F) / (out * n),)
+        # Constant data has std 0: PyTorch's gradient there is 0, not 0/0.
+        safe = F.where(out == 0, out * 0 + 1, out)
+        return (self.spread(F, grad) * self.centered(F) / (safe * _divisor(n)),)
 
 
 class Norm(Reduction):
@@ -184,6 +193,7 @@ class Norm(Reduction):
         return self.node_name
 
     def forward(self, a, dim=None, keepdim=False):
+        require_floating(a._data, "linalg.vector_norm")
         dims = self.setup(a, dim, keepdim)
         self.saved = (a,)
         x = a._data
@@ -197,6 +207,12 @@ class Norm(Reduction):
             out = F.reshape(out, kept_shape(self.in_shape, self.dims))
         safe = F.where(out == 0, out * 0 + 1, out)  # the subgradient 0 at the origin, as PyTorch
         return (self.spread(F, grad) * a / safe,)
+
+
+def _divisor(count: int):
+    """A count to divide by: no elements (or no degrees of freedom) gives inf or NaN, as
+    in PyTorch, rather than Python's ZeroDivisionError."""
+    return count if count > 0 else numpy.float64(count)
 
 
 # ----- the functions users call ----------------------------------------------------
@@ -242,6 +258,9 @@ def _extreme(kind, whole, along, input, dim, keepdim):
     if dim is None:
         return whole.apply(input)
     axis = normalize_dim(dim, input.ndim)
+    if input.ndim == 0:  # along dim 0 of a 0-d tensor: the value itself, at index 0
+        values, indices = _extreme(kind, whole, along, input.reshape(1), 0, False)
+        return ReturnTypes(values, indices)
     xp = array_module(input._data)
     pick = xp.argmax if kind == "max" else xp.argmin
     if input._data.shape and input._data.shape[axis] == 0:
@@ -272,6 +291,12 @@ def argmin(input, dim=None, keepdim=False):
 def _arg(kind, input, dim, keepdim):
     from ..tensor import _wrap
 
+    refuse_bool(input._data, kind)
+    if input._data.size == 0:
+        if dim is None:
+            raise RuntimeError(f"{kind}(): Expected reduction dim to be specified for input.numel() == 0.")
+        if input.ndim and input._data.shape[normalize_dim(dim, input.ndim)] == 0:
+            raise IndexError(f"{kind}(): Expected reduction dim {dim} to have non-zero size.")
     xp = array_module(input._data)
     if dim is None:
         found = getattr(xp, kind)(input._data)

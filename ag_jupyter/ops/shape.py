@@ -3,7 +3,9 @@ cat, stack, clone and dtype conversion. Their backward only moves numbers around
 from __future__ import annotations
 
 from ..autograd.function import Op
+from ..autograd.views import ViewOp
 from ..backend import array_module
+from ..promotion import result_type
 from .algebra import sum_to
 from .dims import normalize_dim
 
@@ -15,13 +17,16 @@ def sizes_from(args) -> tuple:
     return tuple(args)
 
 
-class Reshape(Op):
+class Reshape(ViewOp):
+    """``reshape``/``view``: a view when the memory allows it (as PyTorch decides), else a
+    copy; ``view`` (``must_view``) refuses to copy, as PyTorch's does."""
+
     __slots__ = ("in_shape",)
     node_name = "ViewBackward0"
     symbol = "view"
     formula = r"\frac{\partial u}{\partial a} = \text{the same numbers, in } a\text{'s shape}"
 
-    def forward(self, a, shape):
+    def forward(self, a, shape, must_view=False):
         x = a._data
         self.in_shape = x.shape
         known = [s for s in shape if s != -1]
@@ -32,13 +37,20 @@ class Reshape(Op):
             size != x.size if -1 not in shape else (size == 0 or x.size % size)
         ):
             raise RuntimeError(f"shape '{list(shape)}' is invalid for input of size {x.size}")
-        return x.reshape(shape)
+        out = x.reshape(shape)
+        if must_view and x.size > 1 and not array_module(x).may_share_memory(x, out):
+            raise RuntimeError(
+                f"view size is not compatible with input tensor's size and stride (at least one "
+                f"dimension spans across two contiguous subspaces). Use .reshape(...) instead "
+                f"(input shape {list(x.shape)}, requested {list(shape)})."
+            )
+        return out
 
     def backward(self, F, grad):
         return (F.reshape(grad, self.in_shape),)
 
 
-class Permute(Op):
+class Permute(ViewOp):
     __slots__ = ("dims",)
     node_name = "PermuteBackward0"
     symbol = "permute"
@@ -64,7 +76,7 @@ class Permute(Op):
         return (F.permute(grad, tuple(inverse)),)
 
 
-class Transpose(Op):
+class Transpose(ViewOp):
     __slots__ = ("pair",)
     node_name = "TransposeBackward0"
     symbol = "ᵀ"
@@ -119,7 +131,7 @@ class Unsqueeze(Reshape):
         return x.reshape(x.shape[:axis] + (1,) + x.shape[axis:])
 
 
-class Expand(Op):
+class Expand(ViewOp):
     __slots__ = ("in_shape",)
     node_name = "ExpandBackward0"
     symbol = "expand"
@@ -134,6 +146,10 @@ class Expand(Op):
                 f"the number of dimensions in the tensor ({x.ndim})"
             )
         lead = len(sizes) - x.ndim
+        for i in range(lead):
+            if sizes[i] < 0:
+                raise RuntimeError(f"The expanded size of the tensor ({sizes[i]}) isn't allowed in a "
+                                   f"leading, non-existing dimension {i}")
         target = list(sizes)
         for i, size in enumerate(x.shape):
             want = sizes[lead + i]
@@ -145,6 +161,8 @@ class Expand(Op):
                     f"at non-singleton dimension {lead + i}.  Target sizes: {list(sizes)}.  "
                     f"Tensor sizes: {list(x.shape)}"
                 )
+        if all(t == 1 for t in target[:lead]) and tuple(target[lead:]) == x.shape:
+            return x.reshape(tuple(target))  # nothing repeats: a writable view, as in PyTorch
         return array_module(x).broadcast_to(x, tuple(target))
 
     def backward(self, F, grad):
@@ -167,7 +185,7 @@ class Clone(Op):
 class Cat(Op):
     """All arguments but the last are inputs; the last is ``dim``."""
 
-    __slots__ = ("sizes", "axis")
+    __slots__ = ("sizes", "axis", "dtypes")
     arity = None
     node_name = "CatBackward0"
     symbol = "cat"
@@ -178,6 +196,10 @@ class Cat(Op):
         if not tensors:
             raise RuntimeError("torch.cat(): expected a non-empty list of Tensors")
         arrays = [t._data for t in tensors]
+        for k, x in enumerate(arrays):
+            if x.ndim == 0:
+                raise RuntimeError(f"zero-dimensional tensor (at position {k}) cannot be concatenated "
+                                   f"(use stack, or reshape it to one element first)")
         self.axis = normalize_dim(dim, arrays[0].ndim)
         first = arrays[0].shape
         for k, x in enumerate(arrays):
@@ -189,7 +211,22 @@ class Cat(Op):
                     f"{list(first)} but got size {list(x.shape)} for tensor number {k} in the list."
                 )
         self.sizes = [x.shape[self.axis] for x in arrays]
+        arrays = self.promote(arrays)
         return array_module(arrays[0]).concatenate(arrays, axis=self.axis)
+
+    def promote(self, arrays):
+        """Mixed dtypes are promoted as PyTorch promotes them (not as NumPy's concatenate)."""
+        self.dtypes = None
+        if any(x.dtype != arrays[0].dtype for x in arrays):
+            common = result_type(*[x if x.ndim else x.reshape(1) for x in arrays])
+            self.dtypes = [x.dtype for x in arrays]
+            arrays = [x.astype(common) for x in arrays]
+        return arrays
+
+    def cast_back(self, F, grads):
+        if self.dtypes is None:
+            return tuple(grads)
+        return tuple(F.cast(g, d) if d.kind == "f" else g for g, d in zip(grads, self.dtypes))
 
     def backward(self, F, grad):
         grads, start = [], 0
@@ -197,7 +234,7 @@ class Cat(Op):
         for size in self.sizes:
             grads.append(grad[lead + (slice(start, start + size),)])
             start += size
-        return tuple(grads)
+        return self.cast_back(F, grads)
 
 
 class Stack(Cat):
@@ -219,11 +256,12 @@ class Stack(Cat):
                 )
         self.axis = normalize_dim(dim, arrays[0].ndim + 1)
         self.sizes = [1] * len(arrays)
+        arrays = self.promote(arrays)
         return array_module(arrays[0]).stack(arrays, axis=self.axis)
 
     def backward(self, F, grad):
         lead = (slice(None),) * self.axis
-        return tuple(grad[lead + (k,)] for k in range(len(self.sizes)))
+        return self.cast_back(F, [grad[lead + (k,)] for k in range(len(self.sizes))])
 
 
 # ----- the functions users call ----------------------------------------------------

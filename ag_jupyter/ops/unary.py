@@ -5,15 +5,19 @@ import numpy
 
 from ..autograd.function import Op
 from ..backend import array_module
+from ..promotion import floating, refuse_bool, result_type
 
 
 class Unary(Op):
+    """A unary op; exp, log, sin, ... compute integer and bool data in the default float."""
+
     __slots__ = ()
     ufunc = None
 
     def forward(self, a):
         self.saved = (a,)
-        return self.ufunc(a._data)
+        x = a._data
+        return self.ufunc(x if x.dtype.kind == "f" else floating(x))
 
 
 class UnaryOnOutput(Op):
@@ -24,7 +28,8 @@ class UnaryOnOutput(Op):
     ufunc = None
 
     def forward(self, a):
-        out = self.out = self.ufunc(a._data)
+        x = a._data
+        out = self.out = self.ufunc(x if x.dtype.kind == "f" else floating(x))
         return out
 
 
@@ -36,6 +41,10 @@ class Neg(Unary):
     formula = r"\frac{\partial u}{\partial a} = -1"
 
     def forward(self, a):
+        if a._data.dtype.kind == "b":
+            raise RuntimeError("Negation, the `-` operator, on a bool tensor is not supported. If you "
+                               "are trying to invert a mask, use the `~` or `logical_not()` "
+                               "operator instead.")
         return numpy.negative(a._data)
 
     def backward(self, F, grad):
@@ -81,6 +90,11 @@ class Abs(Unary):
     symbol = "|·|"
     ufunc = numpy.abs
     formula = r"\frac{\partial u}{\partial a} = \operatorname{sign}(a)"
+
+    def forward(self, a):
+        refuse_bool(a._data, "abs")
+        self.saved = (a,)
+        return numpy.abs(a._data)
 
     def backward(self, F, grad):
         return (grad * F.sign(F.value(self.saved[0])),)
@@ -149,8 +163,13 @@ class Relu(UnaryOnOutput):
     def ufunc(x):
         return numpy.maximum(x, 0)
 
+    def forward(self, a):
+        refuse_bool(a._data, "relu")
+        out = self.out = numpy.maximum(a._data, 0)
+        return out
+
     def backward(self, F, grad):
-        return (grad * (F.output(self) > 0),)
+        return (grad * ~(F.output(self) <= 0),)  # a NaN passes its gradient, as in PyTorch
 
 
 class Clamp(Op):
@@ -164,7 +183,8 @@ class Clamp(Op):
             raise RuntimeError("clamp: at least one of 'min' or 'max' must not be None")
         self.saved = (a,)
         self.low, self.high = low, high
-        return numpy.clip(a._data, low, high).astype(a._data.dtype, copy=False)
+        target = result_type(a._data, *(v for v in (low, high) if v is not None))
+        return numpy.clip(a._data.astype(target, copy=False), low, high).astype(target, copy=False)
 
     def backward(self, F, grad):
         a = F.value(self.saved[0])
