@@ -8,29 +8,61 @@ A define-by-run autograd tensor with PyTorch's API, on NumPy (CPU) or CuPy (GPU)
 >>> x.grad
 tensor([2., 4.])
 """
-from .tensor import Size, Tensor  # first: the engine and ops import names from it
-
-from . import autograd, cuda
+from . import autograd, cuda, nn, optim  # noqa: E402 - after the tensor API they build on
 from .autograd.grad_mode import enable_grad, inference_mode, is_grad_enabled, no_grad, set_grad_enabled
 from .backend import device
 from .creation import (
-    arange, as_tensor, empty, eye, from_numpy, full, full_like, get_default_device, linspace,
-    manual_seed, ones, ones_like, rand, rand_like, randint, randn, randn_like,
-    set_default_device, tensor, zeros, zeros_like,
+    arange,
+    as_tensor,
+    empty,
+    eye,
+    from_numpy,
+    full,
+    full_like,
+    get_default_device,
+    linspace,
+    manual_seed,
+    ones,
+    ones_like,
+    rand,
+    rand_like,
+    randint,
+    randn,
+    randn_like,
+    set_default_device,
+    tensor,
+    zeros,
+    zeros_like,
 )
 from .dtypes import bool_ as bool  # noqa: A001 - PyTorch's names
 from .dtypes import dtype, float16, float32, float64, get_default_dtype, int32, int64, set_default_dtype
 from .ops.activation import log_softmax, softmax
 from .ops.elementwise import (
-    abs, add, clamp, cos, div, exp, log, maximum, minimum, mul, neg, pow, relu, sigmoid, sin,
-    sqrt, sub, tanh, where,
+    abs,
+    add,
+    clamp,
+    cos,
+    div,
+    exp,
+    log,
+    maximum,
+    minimum,
+    mul,
+    neg,
+    pow,
+    relu,
+    sigmoid,
+    sin,
+    sqrt,
+    sub,
+    tanh,
+    where,
 )
 from .ops.indexing import index
 from .ops.linalg import matmul, mm
 from .ops.reduction import argmax, argmin, max, mean, min, norm, std, sum, var
 from .ops.shape import cat, flatten, permute, reshape, squeeze, stack, t, transpose, unsqueeze
-
-from . import nn, optim  # noqa: E402 - after the tensor API they build on
+from .tensor import Size, Tensor  # first: the engine and ops import names from it
 
 half, float, double, long, int = float16, float32, float64, int64, int32  # noqa: A001
 

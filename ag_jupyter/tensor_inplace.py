@@ -192,6 +192,6 @@ def _write(tensor, values) -> None:
 
 # Imported last: tensor.py defines these names before it imports this module.
 from . import backend, dtypes  # noqa: E402
-from .promotion import category  # noqa: E402
 from .autograd import state, versions, views  # noqa: E402
+from .promotion import category  # noqa: E402
 from .tensor import TENSOR_TYPES, _wrap  # noqa: E402

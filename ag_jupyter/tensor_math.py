@@ -6,7 +6,6 @@ autograd state, conversions) and this one only the PyTorch method names.
 from __future__ import annotations
 
 
-
 class TensorMath:
     __slots__ = ()
 

@@ -18,8 +18,9 @@ import numpy as np
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-import ag_jupyter as ag  # noqa: E402
 from timing import measure, optional_torch, table  # noqa: E402
+
+import ag_jupyter as ag  # noqa: E402
 
 torch = optional_torch()
 

@@ -181,6 +181,13 @@ def _run_fill(m, base):
     return out * base
 
 
+def reduced(method: str):
+    """``a.METHOD()`` over everything, or ``a.METHOD(dim, keepdim=...)``."""
+    def run(m, a, dim, keepdim):
+        return getattr(a, method)() if dim is None else getattr(a, method)(dim, keepdim=keepdim)
+    return run
+
+
 CASES = [
     Case("add", binary(), lambda m, a, b: m.add(a, b), ("Add",)),
     Case("sub", binary(), lambda m, a, b: a - b, ("Sub",)),
@@ -207,12 +214,10 @@ CASES = [
     Case("sigmoid", unary(lambda s: values(s, -8, 8)), lambda m, a: m.sigmoid(a), ("Sigmoid",)),
     Case("relu", unary(nonzero), lambda m, a: m.relu(a), ("Relu",)),
     Case("clamp", _clamp, lambda m, a, min, max: m.clamp(a, min=min, max=max), ("Clamp",)),
-    Case("sum", with_dim(), lambda m, a, dim, keepdim: a.sum() if dim is None else a.sum(dim, keepdim=keepdim), ("Sum",)),
-    Case("mean", with_dim(), lambda m, a, dim, keepdim: a.mean() if dim is None else a.mean(dim, keepdim=keepdim), ("Mean",)),
-    Case("var", with_dim(), lambda m, a, dim, keepdim: a.var() if dim is None else a.var(dim, keepdim=keepdim), ("Var",),
-         extra={"needs_two": True}),
-    Case("std", with_dim(lambda s: distinct(s)), lambda m, a, dim, keepdim: a.std() if dim is None else a.std(dim, keepdim=keepdim),
-         ("Std",), extra={"needs_two": True}),
+    Case("sum", with_dim(), reduced("sum"), ("Sum",)),
+    Case("mean", with_dim(), reduced("mean"), ("Mean",)),
+    Case("var", with_dim(), reduced("var"), ("Var",), extra={"needs_two": True}),
+    Case("std", with_dim(lambda s: distinct(s)), reduced("std"), ("Std",), extra={"needs_two": True}),
     Case("norm", with_dim(nonzero), lambda m, a, dim, keepdim: a.norm(dim=dim, keepdim=keepdim), ("Norm",)),
     Case("max", unary(distinct), lambda m, a: a.max(), ("Extreme",)),
     Case("min", unary(distinct), lambda m, a: a.min(), ("Min",)),

@@ -1,9 +1,8 @@
 """Autograd semantics: retain_graph, create_graph, autograd.grad, hooks, retain_grad,
 version counters, custom Functions, gradcheck, backward order."""
-import weakref
 import gc
+import weakref
 
-import numpy as np
 import pytest
 
 import ag_jupyter as ag

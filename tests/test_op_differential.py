@@ -16,9 +16,9 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from op_registry import CASES
 
 import ag_jupyter as ag
-from op_registry import CASES
 
 torch = pytest.importorskip("torch")
 

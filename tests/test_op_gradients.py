@@ -5,14 +5,14 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from gradient_helpers import assert_close, finite_difference, leaves
 from hypothesis import assume, given
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
+from op_registry import CASES, INDIRECT
 
 import ag_jupyter as ag
 from ag_jupyter.autograd.function import Op
-from gradient_helpers import assert_close, finite_difference, leaves
-from op_registry import CASES, INDIRECT
 
 ids = [case.name for case in CASES]
 

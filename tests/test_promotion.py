@@ -146,8 +146,10 @@ def test_integers_beyond_int64_are_refused_not_wrapped():
 @pytest.mark.parametrize("make_data", [
     lambda lib: [np.float64(1.0)], lambda lib: np.float64(2.0), lambda lib: [np.float32(1), 2.5],
     lambda lib: [np.int32(1), 2], lambda lib: [lib.tensor(1.5, dtype=lib.float64), lib.tensor(2.0, dtype=lib.float64)],
-    lambda lib: [lib.tensor(1), 2.5], lambda lib: [True, 2], lambda lib: [1, 2.5], lambda lib: np.array([1, 2], dtype=np.int32),
+    lambda lib: [lib.tensor(1), 2.5], lambda lib: [True, 2], lambda lib: [1, 2.5],
+    lambda lib: np.array([1, 2], dtype=np.int32),
 ], ids=["np_f64_list", "np_f64_scalar", "np_f32_and_float", "np_i32_and_int", "f64_tensors", "int_tensor_and_float",
         "bool_and_int", "int_and_float", "int32_array"])
 def test_creation_infers_the_dtype_torch_infers(make_data):
-    assert str(ag.tensor(make_data(ag)).dtype).split(".")[-1] == str(torch.tensor(make_data(torch)).dtype).split(".")[-1]
+    ours, theirs = ag.tensor(make_data(ag)).dtype, torch.tensor(make_data(torch)).dtype
+    assert str(ours).split(".")[-1] == str(theirs).split(".")[-1]

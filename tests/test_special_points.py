@@ -40,7 +40,8 @@ OPS = {
     "log": lambda lib, x: x.log(), "div_zero": lambda lib, x: x / 0,
     "mse": lambda lib, x: _functional(lib).mse_loss(x, x.detach() * 0 + 1),
     "mse_sum": lambda lib, x: _functional(lib).mse_loss(x, x.detach() * 0 + 1, reduction="sum"),
-    "cross_entropy": lambda lib, x: _functional(lib).cross_entropy(x.reshape(-1, 1) if x.dim() < 2 else x, _targets(lib, x)),
+    "cross_entropy": lambda lib, x: _functional(lib).cross_entropy(x.reshape(-1, 1) if x.dim() < 2 else x,
+                                                                   _targets(lib, x)),
     "cat": lambda lib, x: lib.cat([x, x]), "stack": lambda lib, x: lib.stack([x, x]),
     "expand": lambda lib, x: x.expand(2, *x.shape), "where": lambda lib, x: lib.where(x > 0, x, x * 2),
     "index_empty_list": lambda lib, x: x[[]] if x.dim() else x, "slice_empty": lambda lib, x: x[1:1] if x.dim() else x,
@@ -101,7 +102,8 @@ LOSSES = {
         x.reshape(2, 3), lib.tensor([-100, -100])),
     "cross_entropy_weighted_every_target_ignored": lambda lib, x: lib.nn.functional.cross_entropy(
         x.reshape(2, 3), lib.tensor([-100, -100]), weight=lib.ones(3, dtype=lib.float64)),
-    "cross_entropy_one_class": lambda lib, x: lib.nn.functional.cross_entropy(x.reshape(6, 1), lib.zeros(6, dtype=lib.int64)),
+    "cross_entropy_one_class": lambda lib, x: lib.nn.functional.cross_entropy(x.reshape(6, 1),
+                                                                              lib.zeros(6, dtype=lib.int64)),
     "log_softmax_with_minus_inf": lambda lib, x: lib.nn.functional.log_softmax(
         x.reshape(2, 3) * lib.tensor([[1, 1, float("-inf")]], dtype=lib.float64), dim=1),
 }

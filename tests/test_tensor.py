@@ -136,7 +136,8 @@ def test_functions_exist_both_as_ag_name_and_method():
         "argmax": (ag.argmax(x), x.argmax()), "mm": (ag.mm(x, x), x.mm(x)), "matmul": (ag.matmul(x, x), x.matmul(x)),
         "reshape": (ag.reshape(x, (4,)), x.reshape(4)), "flatten": (ag.flatten(x), x.flatten()),
         "transpose": (ag.transpose(x, 0, 1), x.transpose(0, 1)), "permute": (ag.permute(x, (1, 0)), x.permute(1, 0)),
-        "squeeze": (ag.squeeze(x.unsqueeze(0)), x.unsqueeze(0).squeeze()), "unsqueeze": (ag.unsqueeze(x, 0), x.unsqueeze(0)),
+        "squeeze": (ag.squeeze(x.unsqueeze(0)), x.unsqueeze(0).squeeze()),
+        "unsqueeze": (ag.unsqueeze(x, 0), x.unsqueeze(0)),
         "softmax": (ag.softmax(x, 1), x.softmax(1)), "log_softmax": (ag.log_softmax(x, 1), x.log_softmax(1)),
     }
     for name, (function_result, method_result) in pairs.items():

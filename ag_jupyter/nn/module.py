@@ -273,7 +273,7 @@ class Module:
                 param._data = convert(param._data)
                 if param.grad is not None:
                     param.grad._data = convert(param.grad._data)
-            for name, buffer in module._buffers.items():
+            for buffer in module._buffers.values():
                 if buffer is not None:
                     buffer._data = convert(buffer._data)
         return self

@@ -328,7 +328,8 @@ class Maximum(Binary):
     node_name = "MaximumBackward0"
     symbol = "max"
     ufunc = numpy.maximum
-    formula = r"\frac{\partial u}{\partial a} = [a > b] + \tfrac12[a = b],\quad \frac{\partial u}{\partial b} = [b > a] + \tfrac12[a = b]"
+    formula = (r"\frac{\partial u}{\partial a} = [a > b] + \tfrac12[a = b],\quad "
+               r"\frac{\partial u}{\partial b} = [b > a] + \tfrac12[a = b]")
 
     def local(self, F, grad):
         a, b = _compared(F, self, grad)
@@ -342,7 +343,8 @@ class Minimum(Binary):
     node_name = "MinimumBackward0"
     symbol = "min"
     ufunc = numpy.minimum
-    formula = r"\frac{\partial u}{\partial a} = [a < b] + \tfrac12[a = b],\quad \frac{\partial u}{\partial b} = [b < a] + \tfrac12[a = b]"
+    formula = (r"\frac{\partial u}{\partial a} = [a < b] + \tfrac12[a = b],\quad "
+               r"\frac{\partial u}{\partial b} = [b < a] + \tfrac12[a = b]")
 
     def local(self, F, grad):
         a, b = _compared(F, self, grad)

@@ -31,7 +31,8 @@ class Addmm(Op):
     node_name = "AddmmBackward0"
     symbol = "addmm"
     formula = (r"u = b + A B:\quad \frac{\partial L}{\partial b} = \textstyle\sum_{\text{rows}} "
-               r"\frac{\partial L}{\partial u},\quad \frac{\partial L}{\partial A} = \frac{\partial L}{\partial u} B^\top,"
+               r"\frac{\partial L}{\partial u},\quad "
+               r"\frac{\partial L}{\partial A} = \frac{\partial L}{\partial u} B^\top,"
                r"\quad \frac{\partial L}{\partial B} = A^\top \frac{\partial L}{\partial u}")
 
     def forward(self, bias, mat1, mat2):

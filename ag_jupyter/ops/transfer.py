@@ -46,7 +46,8 @@ class SetIndex(Op):
     arity = 2
     node_name = "CopySlices"
     symbol = "[·]="
-    formula = r"\frac{\partial u}{\partial \mathrm{base}} = [\text{not written}],\quad \frac{\partial u}{\partial v} = 1 \text{ at the written entries}"
+    formula = (r"\frac{\partial u}{\partial \mathrm{base}} = [\text{not written}],\quad "
+               r"\frac{\partial u}{\partial v} = 1 \text{ at the written entries}")
 
     def forward(self, base, value, key):
         from .indexing import array_key
