@@ -8,7 +8,7 @@ A define-by-run autograd tensor with PyTorch's API, on NumPy (CPU) or CuPy (GPU)
 >>> x.grad
 tensor([2., 4.])
 """
-from . import autograd, cuda, nn, optim  # noqa: E402 - after the tensor API they build on
+from . import autograd, cuda, nn, optim
 from .autograd.grad_mode import enable_grad, inference_mode, is_grad_enabled, no_grad, set_grad_enabled
 from .backend import device
 from .creation import (
@@ -64,6 +64,10 @@ from .ops.reduction import argmax, argmin, max, mean, min, norm, std, sum, var
 from .ops.shape import cat, flatten, permute, reshape, squeeze, stack, t, transpose, unsqueeze
 from .tensor import Size, Tensor  # first: the engine and ops import names from it
 
+# the tracing layer sits above the engine (which never imports it); it is small and
+# imports neither torch nor IPython, so it loads with the package
+from .tracing import from_torch, trace, trace_torch
+
 half, float, double, long, int = float16, float32, float64, int64, int32  # noqa: A001
 
 __version__ = "0.1.0"
@@ -84,10 +88,6 @@ def clone(input: Tensor) -> Tensor:
 def detach(input: Tensor) -> Tensor:
     return input.detach()
 
-
-# The tracing layer sits above the engine (the engine never imports it); it is
-# small and imports neither torch nor IPython, so it loads with the package.
-from .tracing import from_torch, trace, trace_torch  # noqa: E402
 
 
 def __getattr__(name: str):

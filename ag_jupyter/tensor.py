@@ -4,28 +4,11 @@ from __future__ import annotations
 import numpy
 
 from . import backend, dtypes
-
-# Filled with Tensor and its subclasses below; the ops read it (set lookup on the class
-# is the cheapest exact tensor test on the per-op path).
-TENSOR_TYPES: set = set()
-_new = object.__new__
-
-
-def _wrap(data, requires_grad: bool, grad_fn):
-    """Make a tensor around ``data`` without copying or checking: the per-op constructor."""
-    t = _new(Tensor)
-    t._data = data
-    t._requires_grad = requires_grad
-    t._grad = None
-    t.grad_fn = grad_fn
-    return t
-
-
-# Imported after the two names above exist: the autograd engine and the ops import them.
-from .autograd import state, versions  # noqa: E402
-from .tensor_compare import TensorCompare  # noqa: E402
-from .tensor_inplace import TensorInPlace  # noqa: E402
-from .tensor_math import TensorMath  # noqa: E402
+from .autograd import state, versions
+from .core import TENSOR_TYPES, _wrap, register_tensor
+from .tensor_compare import TensorCompare
+from .tensor_inplace import TensorInPlace
+from .tensor_math import TensorMath
 
 
 class Tensor(TensorMath, TensorInPlace, TensorCompare):
@@ -357,4 +340,4 @@ class Size(tuple):
         return count
 
 
-TENSOR_TYPES.add(Tensor)
+register_tensor(Tensor)

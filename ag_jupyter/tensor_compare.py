@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import numpy
 
+from . import backend
+from .core import TENSOR_TYPES, _wrap
+
 
 class TensorCompare:
     __slots__ = ()
@@ -55,8 +58,3 @@ class TensorCompare:
     def allclose(self, other, rtol=1e-5, atol=1e-8) -> bool:
         return bool(numpy.allclose(backend.move(self._data, backend.CPU),
                                    backend.move(other._data, backend.CPU), rtol=rtol, atol=atol))
-
-
-# Imported last: tensor.py defines these names before it imports this module.
-from . import backend  # noqa: E402
-from .tensor import TENSOR_TYPES, _wrap  # noqa: E402

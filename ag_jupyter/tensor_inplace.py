@@ -3,6 +3,11 @@ meet autograd: refused on a leaf that requires grad (unless under no_grad), reco
 on anything else, and checked by backward through version counters."""
 from __future__ import annotations
 
+from . import backend, dtypes
+from .autograd import state, versions, views
+from .core import TENSOR_TYPES, _wrap
+from .promotion import category
+
 
 class TensorInPlace:
     __slots__ = ()
@@ -188,10 +193,3 @@ def _write(tensor, values) -> None:
         _check_writable(target)
         target[...] = values
     versions.bump(tensor._data)
-
-
-# Imported last: tensor.py defines these names before it imports this module.
-from . import backend, dtypes  # noqa: E402
-from .autograd import state, versions, views  # noqa: E402
-from .promotion import category  # noqa: E402
-from .tensor import TENSOR_TYPES, _wrap  # noqa: E402

@@ -5,6 +5,10 @@ autograd state, conversions) and this one only the PyTorch method names.
 """
 from __future__ import annotations
 
+from .ops import activation, elementwise, indexing, linalg, reduction, shape
+from .ops.elementwise import Add, Div, Exp, Log, Mul, Neg, Pow, Relu, Sigmoid, Sub, Tanh
+from .ops.linalg import Matmul
+
 
 class TensorMath:
     __slots__ = ()
@@ -205,9 +209,3 @@ class TensorMath:
 
 def shape_ops_reshape(tensor, sizes):
     return shape.Reshape.apply(tensor, shape.sizes_from(sizes))
-
-
-# Imported last: the ops import tensor.py's names, which exist before tensor.py imports this.
-from .ops import activation, elementwise, indexing, linalg, reduction, shape  # noqa: E402
-from .ops.elementwise import Add, Div, Exp, Log, Mul, Neg, Pow, Relu, Sigmoid, Sub, Tanh  # noqa: E402
-from .ops.linalg import Matmul  # noqa: E402

@@ -13,6 +13,7 @@ from __future__ import annotations
 import heapq
 
 from ..backend import array_module
+from ..core import TENSOR_TYPES, _wrap
 from ..dtypes import from_numpy
 from ..ops.algebra import ARRAYS, TENSORS
 from . import hooks, state, versions
@@ -254,6 +255,3 @@ def run_backward(roots, gradients, retain_graph=None, create_graph=False, inputs
             if grad.__class__ not in TENSOR_TYPES:
                 grad = _wrap(grad.copy(), False, None)
             tensor.grad = grad if tensor.grad is None else tensor.grad + grad
-
-
-from ..tensor import TENSOR_TYPES, _wrap  # noqa: E402

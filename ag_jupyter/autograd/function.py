@@ -8,6 +8,9 @@ and records a node only when grad mode is on and an input requires grad.
 """
 from __future__ import annotations
 
+from ..core import TENSOR_TYPES, _wrap
+from ..dtypes import from_numpy
+from ..ops.algebra import sum_to
 from . import state, versions
 from .node import Node, next_sequence_number
 
@@ -215,8 +218,3 @@ def _freed_message(node) -> str:
         f"Specify retain_graph=True if you need to backward through the graph a second "
         f"time or if you need to access saved tensors after calling backward."
     )
-
-
-from ..dtypes import from_numpy  # noqa: E402
-from ..ops.algebra import sum_to  # noqa: E402
-from ..tensor import TENSOR_TYPES, _wrap  # noqa: E402  (tensor.py imports the ops, which import this)

@@ -2,6 +2,7 @@
 instead of accumulated into ``.grad``."""
 from __future__ import annotations
 
+from ..core import TENSOR_TYPES, _wrap
 from .engine import steps
 
 
@@ -53,6 +54,3 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
         else:
             result.append(_wrap(found.copy() if getattr(found, "base", None) is not None else found, False, None))
     return tuple(result)
-
-
-from ..tensor import TENSOR_TYPES, _wrap  # noqa: E402

@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import numpy
 
+from ..core import TENSOR_TYPES, _wrap
+
 
 class GradcheckError(RuntimeError):
     pass
@@ -84,6 +86,3 @@ def gradcheck(func, inputs, *, eps: float = 1e-6, atol: float = 1e-5, rtol: floa
                     f"numerical:{num}\nanalytical:{ana}\n"
                 )
     return True
-
-
-from ..tensor import TENSOR_TYPES, _wrap  # noqa: E402

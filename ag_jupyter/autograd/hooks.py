@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import weakref
 
+from ..core import TENSOR_TYPES
+
 leaf_hooks: dict[int, list] = {}
 node_hooks: dict[int, list] = {}
 
@@ -111,6 +113,3 @@ def _check_replacement(hook, grad, replaced) -> None:
     if after.dtype != before.dtype:
         raise RuntimeError(f"hook '{name}' has changed the type of value (was {before.dtype}, got "
                            f"{after.dtype}): a hook must return a gradient of the same dtype")
-
-
-from ..tensor import TENSOR_TYPES  # noqa: E402

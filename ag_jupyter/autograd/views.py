@@ -24,6 +24,9 @@ import weakref
 
 import numpy
 
+from ..backend import array_module
+from ..core import TENSOR_TYPES, _wrap
+from ..ops.algebra import ARRAYS as _ARRAY_ALGEBRA
 from . import hooks, state, versions
 from .function import Op, _links
 from .node import Node, next_sequence_number
@@ -267,8 +270,3 @@ def _scatter(steps, value, F):
     for step in reversed(steps):
         value = step.backward(F, value)[0]
     return value
-
-
-from ..backend import array_module  # noqa: E402
-from ..ops.algebra import ARRAYS as _ARRAY_ALGEBRA  # noqa: E402
-from ..tensor import TENSOR_TYPES, _wrap  # noqa: E402

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from ..backend import array_module
+from ..core import _wrap
 from ..tensor import TENSOR_TYPES, Tensor
 
 
@@ -45,6 +46,4 @@ class Parameter(Tensor):
 
 
 def _rebuild_parameter(array, requires_grad: bool) -> Parameter:
-    from ..tensor import _wrap
-
     return Parameter(_wrap(array, False, None), requires_grad)

@@ -17,6 +17,7 @@ from __future__ import annotations
 import numpy
 
 from ..backend import array_module, scatter_add
+from ..core import TENSOR_TYPES, _wrap
 from ..dtypes import from_numpy
 
 
@@ -186,5 +187,3 @@ class _Tensors:
 
 ARRAYS = _Arrays()
 TENSORS = _Tensors()
-
-from ..tensor import TENSOR_TYPES, _wrap  # noqa: E402

@@ -11,6 +11,7 @@ import numpy
 
 from ..autograd.function import Op
 from ..backend import array_module
+from ..core import TENSOR_TYPES
 from ..dtypes import default_float
 from ..promotion import cast_operands, check_python_int, result_type
 from .algebra import sum_to
@@ -382,6 +383,3 @@ class Where(Binary):
         cond = F.constant(self.condition)
         zero = grad * 0
         return F.where(cond, grad, zero), F.where(cond, zero, grad)
-
-
-from ..tensor import TENSOR_TYPES  # noqa: E402

@@ -5,6 +5,7 @@ too, since the rest of the package imports them from this module.
 """
 from __future__ import annotations
 
+from ..core import TENSOR_TYPES
 from .binary import Add, Binary, Div, Maximum, Minimum, Mul, Pow, Sub, Where, broadcast_error
 from .unary import Abs, Clamp, Cos, Exp, Log, Neg, Relu, Sigmoid, Sin, Sqrt, Tanh, Unary, UnaryOnOutput
 
@@ -95,7 +96,3 @@ def relu(input):
 
 def clamp(input, min=None, max=None):  # noqa: A002
     return Clamp.apply(input, min, max)
-
-
-
-from ..tensor import TENSOR_TYPES  # noqa: E402

@@ -4,6 +4,7 @@ from __future__ import annotations
 from ..autograd.function import Op
 from ..autograd.views import ViewOp
 from ..backend import array_module, scatter_add
+from ..core import TENSOR_TYPES
 
 
 def array_key(key):
@@ -97,6 +98,3 @@ class IndexAdd(Op):
 
 def index(input, key):
     return Index.apply(input, key)
-
-
-from ..tensor import TENSOR_TYPES  # noqa: E402

@@ -11,6 +11,7 @@ import numpy
 
 from ..autograd.function import Op
 from ..backend import array_module
+from ..core import TENSOR_TYPES
 from ..dtypes import of_array
 from ..promotion import require_floating, result_type
 from .algebra import sum_to
@@ -220,6 +221,3 @@ def _check_target(x, t) -> None:
     if t.shape != expected:
         raise RuntimeError(f"Expected target of shape {list(expected)} for input of shape "
                            f"{list(x.shape)}, got {list(t.shape)}")
-
-
-from ..tensor import TENSOR_TYPES  # noqa: E402

@@ -7,6 +7,7 @@ import numpy
 
 from ..autograd.function import Op
 from ..backend import array_module
+from ..core import TENSOR_TYPES, _wrap
 from ..promotion import refuse_bool, require_floating
 from .dims import kept_shape, normalize_dim, normalize_dims, reduced_count
 
@@ -249,9 +250,7 @@ def norm(input, p=2, dim=None, keepdim=False):
 
 
 def _extreme(kind, whole, along, input, dim, keepdim):
-    from ..tensor import Tensor
-
-    if isinstance(dim, Tensor):  # ag.max(a, b) is the elementwise maximum, as in PyTorch
+    if dim.__class__ in TENSOR_TYPES:  # ag.max(a, b) is the elementwise maximum, as in PyTorch
         from .elementwise import maximum, minimum
 
         return (maximum if kind == "max" else minimum)(input, dim)
@@ -267,8 +266,6 @@ def _extreme(kind, whole, along, input, dim, keepdim):
         raise IndexError(f"{kind}(): Expected reduction dim {dim} to have non-zero size.")
     indices = pick(input._data, axis=axis, keepdims=keepdim).astype("int64", copy=False)
     values = along.apply(input, axis, keepdim, indices)
-    from ..tensor import _wrap
-
     return ReturnTypes(values, _wrap(indices, False, None))
 
 
@@ -289,8 +286,6 @@ def argmin(input, dim=None, keepdim=False):
 
 
 def _arg(kind, input, dim, keepdim):
-    from ..tensor import _wrap
-
     refuse_bool(input._data, kind)
     if input._data.size == 0:
         if dim is None:

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from ..autograd.function import Op
 from ..backend import array_module, device_of, move
+from ..core import TENSOR_TYPES
 from ..dtypes import from_numpy
 from .algebra import sum_to
 
@@ -107,6 +108,3 @@ class Fill(Op):
 
     def backward(self, F, grad):
         return (grad * 0,)
-
-
-from ..tensor import TENSOR_TYPES  # noqa: E402
