@@ -6,6 +6,7 @@
 import { tensorRole } from "./timeline.js";
 import { passNodes } from "./passes.js";
 import { nodeText } from "./format.js";
+import { opText, tensorContent } from "./nodecontent.js";
 
 export const SCOPE_PREFIX = "scope:";
 
@@ -71,7 +72,9 @@ export function displayGraph(index, options = {}) {
     const box = prefixes(node.scope).find((p) => closed.has(p));
     if (!box) {
       groupOf.set(id, id);
-      nodes.push({ id, kind: node.kind, text: nodeText(node), role: tensorRole(index, node) });
+      const content = node.kind === "tensor" ? tensorContent(node) : null;
+      nodes.push({ id, kind: node.kind, text: node.kind === "op" ? opText(node) : nodeText(node),
+        role: tensorRole(index, node), content });
       continue;
     }
     const boxId = SCOPE_PREFIX + box;
@@ -117,6 +120,7 @@ export function displayState(display, state) {
   const mapKeys = (m) => { const out = new Map(); for (const [k, v] of m) { const d = g(k); if (d) out.set(d, v); } return out; };
   const mapSet = (s) => { const out = new Set(); for (const k of s) { const d = g(k); if (d) out.add(d); } return out; };
   return { visible, current: g(state.current), lit, active, grads: mapKeys(state.grads),
+    received: mapKeys(state.received || new Map()), phase: state.phase,
     nonfinite: mapKeys(state.nonfinite), gradNone: mapSet(state.gradNone), stepped: mapSet(state.stepped),
     error: state.error ? g(state.error.node) : null };
 }

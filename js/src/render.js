@@ -6,7 +6,9 @@
 import { select } from "d3-selection";
 import { zoom, zoomIdentity } from "d3-zoom";
 import { edgePath } from "./layout.js";
-import { badgeText, edgeGradText } from "./format.js";
+import { edgeGradText } from "./format.js";
+import { drawTensor, updateGrad } from "./nodedraw.js";
+import { gradState } from "./nodecontent.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 const LOD_SCALE = 0.4;
@@ -75,19 +77,12 @@ export function createGraphView(container, { onSelect = () => {}, onOpen = () =>
     const rx = d.kind === "op" ? box.height / 2 : d.kind === "scope" ? 6 : 4;
     g.append("rect").attr("class", "ag-shape").attr("x", -box.width / 2).attr("y", -box.height / 2)
       .attr("width", box.width).attr("height", box.height).attr("rx", rx);
-    g.append("text").attr("class", "ag-label").attr("dy", "0.35em").text(d.text);
+    // A tensor box holds its value and, once it arrives, its gradient (nodedraw.js).
     let badge = null, note = null;
-    if (d.role === "leaf") {
-      // A pill starting at the node's top-right corner and growing rightwards, so a
-      // long value never covers the node's own name; only the value is text, so the
-      // badge's textContent is exactly the grad ("-3").
-      const b = g.append("g").attr("class", "ag-grad-badge ag-empty").attr("data-id", d.id)
-        .attr("transform", `translate(${box.width / 2 - 4},${-box.height / 2})`);
-      const pill = b.append("rect").attr("class", "ag-pill").attr("y", -8).attr("height", 16).attr("rx", 8);
-      badge = { g: b.node(), pill: pill.node(), text: b.append("text").attr("dy", "0.35em").node(), value: null };
-    }
+    if (d.content) badge = drawTensor(g.node(), d, box);
+    else g.append("text").attr("class", "ag-label").attr("dy", "0.35em").text(d.text);
     if (d.kind !== "scope") note = g.append("text").attr("class", "ag-note").attr("y", -box.height / 2 - 6).node();
-    registry.set(d.id, { el: g.node(), box, badge, note, text: d.text, cls: "", noteText: "" });
+    registry.set(d.id, { el: g.node(), box, badge, leaf: !!(d.content && d.content.leaf), note, text: d.text, cls: "", noteText: "" });
     return g.node();
   }
 
@@ -110,19 +105,7 @@ export function createGraphView(container, { onSelect = () => {}, onOpen = () =>
       const note = ds.error === id ? (extra.errorType || "error") : ds.gradNone.has(id) ? "grad is None"
         : extra.unused && extra.unused.has(id) ? "unused in this pass" : ds.nonfinite.has(id) ? "nan/inf" : "";
       if (n.note && note !== n.noteText) { n.note.textContent = note; n.noteText = note; }
-      if (n.badge) {
-        const g = ds.grads.get(id);
-        const value = g ? badgeText(g) : ds.gradNone.has(id) ? "None" : null;
-        if (value !== n.badge.value) {
-          n.badge.value = value;
-          n.badge.text.textContent = value === null ? "" : value;
-          const w = 10 + 6.6 * (value || "").length;
-          n.badge.pill.setAttribute("x", "-10");
-          n.badge.text.setAttribute("x", String(w / 2 - 10));
-          n.badge.pill.setAttribute("width", String(w));
-          n.badge.g.setAttribute("class", value === null ? "ag-grad-badge ag-empty" : "ag-grad-badge");
-        }
-      }
+      if (n.badge) updateGrad(n.badge, gradState(ds, id, n.leaf));
     }
     for (const [key, e] of edges) {
       const on = ds.visible.has(e.src) && ds.visible.has(e.dst);

@@ -1,0 +1,112 @@
+"""Values and gradients where one looks: on the nodes themselves. Graphs made by the
+engine here, opened in the built widget (js/bench/view.html), read back from the
+rendered SVG as a person reads them, and compared with the engine's numbers."""
+import json
+
+import numpy as np
+import pytest
+from conftest import ARTIFACTS, ROOT
+from view_page import counter, ignore_favicon, open_view
+
+import ag_jupyter as ag
+from ag_jupyter.widgets.labels import label_trace
+
+pytestmark = pytest.mark.browser
+
+
+def open_doc(page, site, tr, names, name, step=0, **model):
+    label_trace(tr, names)
+    doc = tr.to_dict()
+    path = ARTIFACTS / "docs" / f"{name}.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(doc))
+    open_view(page, site, str(path.relative_to(ROOT)), step=step, **model)
+    return doc
+
+
+def node_texts(page, node_id):
+    return page.eval_on_selector(f"g.ag-node[data-id={node_id}]",
+                                 "g => [...g.querySelectorAll('text')].map(t => t.textContent)")
+
+
+def boxes_overlap(page):
+    """Pairs of visible node boxes whose rectangles intersect on screen."""
+    return page.evaluate("""() => {
+      const r = [...document.querySelectorAll('g.ag-node:not(.ag-hidden) .ag-shape')]
+        .map(s => s.getBoundingClientRect());
+      const out = [];
+      for (let i = 0; i < r.length; i++) for (let j = i + 1; j < r.length; j++)
+        if (r[i].left < r[j].right && r[j].left < r[i].right && r[i].top < r[j].bottom && r[j].top < r[i].bottom)
+          out.push([i, j]);
+      return out;
+    }""")
+
+
+def test_readme_example_shows_every_value_and_at_the_end_every_leaf_grad(page, site):
+    with ag.trace() as tr:
+        a = ag.tensor(2.0, requires_grad=True)
+        b = ag.tensor(-3.0, requires_grad=True)
+        c = ag.tensor(10.0, requires_grad=True)
+        d = ag.tensor(4.0, requires_grad=True)
+        e = a * b + ag.log(d) * c
+        e.backward()
+    names = dict(a=a, b=b, c=c, d=d, e=e)
+    doc = open_doc(page, site, tr, names, "readme_values")
+    total = len(doc["events"])
+    page.click("button[data-action=last]")  # one press to the end: no node clicked
+    assert counter(page) == f"{total} / {total}"
+    tensors = [n for n in doc["nodes"] if n["kind"] == "tensor"]
+    assert len(tensors) == 8
+    for node in tensors:
+        title = page.text_content(f"g.ag-node[data-id={node['id']}] .ag-title")
+        name, value = title.split(" = ")
+        assert np.isclose(float(value), node["value"]["values"][0], rtol=1e-3), title
+        assert "[" not in title  # a scalar has no shape written
+    for name in "abcd":
+        node_id = tr.node_id(names[name])
+        shown = page.text_content(f".ag-grad-badge[data-id={node_id}]")
+        assert np.isclose(float(shown), names[name].grad.item(), rtol=1e-3), (name, shown)
+        assert page.get_attribute(f"g.ag-node[data-id={node_id}] .ag-grad-line", "data-state") == "value"
+    assert boxes_overlap(page) == []
+    page.locator(".ag-graph").screenshot(path=str(ARTIFACTS / "node-values-readme.png"))
+    assert ignore_favicon(page.console_errors) == []
+
+
+def test_gradient_states_pending_zero_none_look_different(page, site):
+    with ag.trace() as tr:
+        x = ag.tensor(3.0, requires_grad=True)
+        w = ag.tensor([[1.0, 2.0], [3.0, 4.5]], requires_grad=True)
+        off = ag.tensor(1.0, requires_grad=True)
+        y = (x * 2 + 3) ** 2 + (w * 0.0).sum()
+        _ = off * 5  # not on the path to y
+        y.backward()
+    names = dict(x=x, w=w, off=off, y=y)
+    doc = open_doc(page, site, tr, names, "grad_states")
+    begin = next(i for i, ev in enumerate(doc["events"]) if ev["type"] == "backward_begin")
+    for _ in range(begin + 1):
+        page.click("button[data-action=step]")
+    state = lambda t: page.get_attribute(f"g.ag-node[data-id={tr.node_id(t)}] .ag-grad-line", "data-state")  # noqa: E731
+    assert state(x) == "pending" and page.text_content(f".ag-grad-badge[data-id={tr.node_id(x)}]") == ""
+    page.click("button[data-action=last]")
+    assert state(x) == "value"
+    assert page.text_content(f".ag-grad-badge[data-id={tr.node_id(x)}]") == str(int(x.grad.item()))
+    assert state(w) == "zero"
+    # a small tensor's value and gradient are grids of the engine's numbers
+    cells = page.eval_on_selector_all(f"g.ag-node[data-id={tr.node_id(w)}] .ag-value-grid text",
+                                      "els => els.map(e => e.textContent)")
+    assert [float(v) for v in cells] == w.detach().numpy().ravel().tolist()
+    grads = page.eval_on_selector_all(f".ag-grad-badge[data-id={tr.node_id(w)}] text",
+                                      "els => els.map(e => e.textContent)")
+    assert [float(v) for v in grads] == w.grad.numpy().ravel().tolist()
+    assert state(off) == "none" and page.text_content(f".ag-grad-badge[data-id={tr.node_id(off)}]") == "None"
+    # the three looks differ: the value's colour, zero's muted, None's struck through
+    style = lambda t: page.eval_on_selector(  # noqa: E731
+        f".ag-grad-badge[data-id={tr.node_id(t)}] text",
+        "e => { const s = getComputedStyle(e); return [s.fill, s.textDecorationLine, s.fontStyle].join(' '); }")
+    assert len({style(x), style(w), style(off)}) == 3
+    # op nodes carry their Python constants
+    ops = page.eval_on_selector_all("g.ag-node[data-kind=op] .ag-label", "els => els.map(e => e.textContent)")
+    assert {"× 2", "+ 3", "** 2", "× 0", "× 5"} <= set(ops)
+    assert boxes_overlap(page) == []
+    page.locator(".ag-graph").screenshot(path=str(ARTIFACTS / "node-values-states.png"))
+    assert ignore_favicon(page.console_errors) == []
