@@ -14,6 +14,7 @@ import { createStepPanel } from "./steppanel.js";
 import { exportSVG, exportPNG } from "./export.js";
 import { trait } from "./host.js";
 import { documentProblem } from "./contract.js";
+import { createLegend } from "./legend.js";
 
 const LAYOUT_TRAITS = ["trace", "collapsed", "hide_constants", "pass_index", "max_nodes", "direction"];
 const VIEW_TRAITS = ["step", "selected", "playing", "speed", "source", "animate", "live"];
@@ -38,6 +39,7 @@ export function mountWidget(model, el, host) {
   main.appendChild(canvas);
   const graph = createGraphView(canvas, { onSelect: (id) => set({ selected: id }), onOpen: toggleScope });
   const inspector = createInspector(main, { onOpen: toggleScope });
+  const legend = createLegend(root);
   const panel = createStepPanel(root);
   const problem = document.createElement("div");
   problem.className = "ag-doc-problem";
@@ -81,6 +83,7 @@ export function mountWidget(model, el, host) {
     const state = stateAt(index, get("step"));
     const ds = displayState(display, state);
     const selected = get("selected");
+    legend.update(state.phase);
     graph.update(ds, { selected, added: passMarks && passMarks.added,
       unused: passMarks && new Set(passMarks.unused.map((id) => display.groupOf.get(id))),
       errorType: state.error ? state.error.type : "" });

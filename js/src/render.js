@@ -9,6 +9,7 @@ import { edgePath } from "./layout.js";
 import { edgeGradText } from "./format.js";
 import { drawTensor, updateGrad } from "./nodedraw.js";
 import { gradState } from "./nodecontent.js";
+import { backwardArrow, placeEdgeLabel } from "./edgelabels.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 const LOD_SCALE = 0.4;
@@ -16,7 +17,7 @@ const LOD_SCALE = 0.4;
 export function createGraphView(container, { onSelect = () => {}, onOpen = () => {} } = {}) {
   const svg = select(container).append("svg").attr("class", "ag-svg").attr("xmlns", SVG);
   const defs = svg.append("defs");
-  for (const [id, cls] of [["ag-arrow", "ag-arrowhead"], ["ag-arrow-lit", "ag-arrowhead ag-lit"]]) {
+  for (const [id, cls] of [["ag-arrow", "ag-arrowhead"], ["ag-arrow-lit", "ag-arrowhead ag-lit"], ["ag-arrow-back", "ag-arrowhead ag-back"]]) {
     defs.append("marker").attr("id", id).attr("class", cls).attr("viewBox", "0 0 10 10").attr("refX", 9).attr("refY", 5)
       .attr("markerUnits", "userSpaceOnUse").attr("markerWidth", 8).attr("markerHeight", 8).attr("orient", "auto-start-reverse")
       .append("path").attr("d", "M0,0L10,5L0,10z");
@@ -115,25 +116,29 @@ export function createGraphView(container, { onSelect = () => {}, onOpen = () =>
         e.cls = cls;
         e.el.setAttribute("class", cls);
         e.el.setAttribute("marker-end", ds.lit.has(key) || active ? "url(#ag-arrow-lit)" : "url(#ag-arrow)");
+        // the edge being walked also points back, the way its gradient goes
+        if (active) e.el.setAttribute("marker-start", "url(#ag-arrow-back)");
+        else e.el.removeAttribute("marker-start");
       }
     }
     drawGradLabels(ds);
   }
 
-  // The gradient on each active edge, at its middle: what arrives on the output
-  // edge, what is sent on the input edges. Few per step, so redrawn each time.
+  // The gradient on each active edge, beside its middle, with an arrow against the
+  // data flow: what arrives on the output edge, what is sent on the input edges.
+  // Placed clear of every node box (edgelabels.js). Few per step: redrawn each time.
   function drawGradLabels(ds) {
     overlay.selectAll("*").remove();
+    const boxes = [...nodes.values()].filter((n) => ds.visible.has(n.el.getAttribute("data-id"))).map((n) => n.box);
+    const placed = [];
     for (const [key, a] of ds.active) {
       const e = edges.get(key);
       if (!e || !a.grad) continue;
-      const p = e.points[Math.floor(e.points.length / 2)] || e.points[0];
-      const q = e.points[Math.max(0, Math.floor(e.points.length / 2) - 1)];
-      // Beside the edge: above it in LR, to its right in TB.
-      const [dx, dy] = direction === "LR" ? [0, -8] : [6, 0];
+      const text = `${backwardArrow(direction)} ${edgeGradText(a.grad)}`;
+      const at = placeEdgeLabel(e.points, text, boxes, direction, placed);
       const g = overlay.append("g").attr("class", `ag-edge-grad ag-edge-grad-${a.dir} ag-${direction}`)
-        .attr("transform", `translate(${(p[0] + q[0]) / 2 + dx},${(p[1] + q[1]) / 2 + dy})`);
-      g.append("text").attr("dy", "0.35em").text(edgeGradText(a.grad));
+        .attr("data-key", key).attr("transform", `translate(${at.x},${at.y})`);
+      g.append("text").attr("dy", "0.35em").text(text);
     }
   }
 

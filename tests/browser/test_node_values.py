@@ -110,3 +110,35 @@ def test_gradient_states_pending_zero_none_look_different(page, site):
     assert boxes_overlap(page) == []
     page.locator(".ag-graph").screenshot(path=str(ARTIFACTS / "node-values-states.png"))
     assert ignore_favicon(page.console_errors) == []
+
+
+def test_gradient_on_an_edge_points_back_and_never_covers_a_node(page, site):
+    with ag.trace() as tr:
+        x = ag.tensor(1.5, requires_grad=True)
+        w = ag.tensor(-2.0, requires_grad=True)
+        h = x * w
+        y = h * h + ag.exp(h) * x + w
+        y.backward()
+    doc = open_doc(page, site, tr, dict(x=x, w=w, h=h, y=y), "edge_labels", direction="TB")
+    assert not page.is_visible(".ag-legend-item")  # the key waits for the backward pass
+    seen = 0
+    for event in doc["events"]:
+        page.click("button[data-action=step]")
+        labels = page.eval_on_selector_all(".ag-edge-grad text", "els => els.map(e => e.textContent)")
+        if event["type"] != "backward_step":
+            continue
+        assert page.is_visible(".ag-legend-item[data-state=none]")
+        sent = [g for g in event["grad_inputs"] if g["node"] and g["grad"]]
+        assert len(labels) >= len(sent) and all(label.startswith("↑ ") for label in labels), labels
+        seen += len(labels)
+        covered = page.evaluate("""() => {
+          const boxes = [...document.querySelectorAll('g.ag-node:not(.ag-hidden) .ag-shape')]
+            .map(s => s.getBoundingClientRect());
+          return [...document.querySelectorAll('.ag-edge-grad text')].map(t => t.getBoundingClientRect())
+            .filter(r => boxes.some(b => r.left < b.right && b.left < r.right && r.top < b.bottom && b.top < r.bottom))
+            .length;
+        }""")
+        assert covered == 0, (event["node"], labels)
+        assert page.locator("path.ag-edge.ag-active[marker-start]").count() >= 1
+    assert seen > 0
+    assert ignore_favicon(page.console_errors) == []
