@@ -142,3 +142,22 @@ def test_gradient_on_an_edge_points_back_and_never_covers_a_node(page, site):
         assert page.locator("path.ag-edge.ag-active[marker-start]").count() >= 1
     assert seen > 0
     assert ignore_favicon(page.console_errors) == []
+
+
+def test_forward_captions_are_the_arithmetic_with_the_engines_numbers(page, site):
+    with ag.trace() as tr:
+        a = ag.tensor(2.0, requires_grad=True)
+        b = ag.tensor(-3.0, requires_grad=True)
+        u = a * b
+        v = u * 2 + 1
+    names = dict(a=a, b=b, u=u, v=v)
+    doc = open_doc(page, site, tr, names, "forward_arithmetic")
+    said = []
+    for _ in doc["events"]:
+        page.click("button[data-action=step]")
+        said.append(page.text_content(".ag-caption"))
+    assert "forward: a = 2" in said and "forward: b = -3" in said
+    assert f"forward: u = a × b = 2 × (-3) = {int(u.item())}" in said
+    last = said[-1]  # v = u*2 + 1 = -12 + 1 = -11, each number the engine's
+    assert last.startswith("forward: v = u*2 + 1 = ") and last.endswith(f"= {int(v.item())}"), last
+    assert f"{int((u * 2).item())} + 1" in last
