@@ -15,9 +15,10 @@ import { exportSVG, exportPNG } from "./export.js";
 import { trait } from "./host.js";
 import { documentProblem } from "./contract.js";
 import { createLegend } from "./legend.js";
+import { createPredictPanel } from "./predictui.js";
 
 const LAYOUT_TRAITS = ["trace", "collapsed", "hide_constants", "pass_index", "max_nodes", "direction"];
-const VIEW_TRAITS = ["step", "selected", "playing", "speed", "source", "animate", "live"];
+const VIEW_TRAITS = ["step", "selected", "playing", "speed", "source", "animate", "live", "predict", "predictions"];
 
 export function mountWidget(model, el, host) {
   const get = (name) => trait(model, name);
@@ -40,6 +41,8 @@ export function mountWidget(model, el, host) {
   const graph = createGraphView(canvas, { onSelect: (id) => set({ selected: id }), onOpen: toggleScope });
   const inspector = createInspector(main, { onOpen: toggleScope });
   const legend = createLegend(root);
+  const predict = createPredictPanel(root, { getPredictions: () => get("predictions"),
+    setPredictions: (value) => set({ predictions: value }), step: () => host.dispatch({ type: "step" }) });
   const panel = createStepPanel(root);
   const problem = document.createElement("div");
   problem.className = "ag-doc-problem";
@@ -84,6 +87,7 @@ export function mountWidget(model, el, host) {
     const ds = displayState(display, state);
     const selected = get("selected");
     legend.update(state.phase);
+    predict.show(index, state.step, !!get("predict"));
     graph.update(ds, { selected, added: passMarks && passMarks.added,
       unused: passMarks && new Set(passMarks.unused.map((id) => display.groupOf.get(id))),
       errorType: state.error ? state.error.type : "" });
@@ -93,7 +97,7 @@ export function mountWidget(model, el, host) {
     const { min, max } = passRange(index, get("pass_index"));
     const sel = selectedScope(selected);
     controls.update({ step: state.step, total: state.total, min, max, playing: !!get("playing"),
-      speed: get("speed"), direction: get("direction"), hideConstants: !!get("hide_constants"),
+      speed: get("speed"), direction: get("direction"), hideConstants: !!get("hide_constants"), predict: !!get("predict"),
       segments, passOptions: passes, passIndex: get("pass_index"),
       collapseText: sel && sel.open ? "expand" : "collapse", canCollapse: !!sel });
     const currentNode = index.nodes.get(state.current);
@@ -136,6 +140,7 @@ export function mountWidget(model, el, host) {
       case "fit": graph.fit(); break;
       case "collapse": toggleScope(get("selected")); break;
       case "constants": set({ hide_constants: !get("hide_constants") }); break;
+      case "predict": set({ predict: !get("predict"), playing: false }); break;
       case "pass": {
         const { max } = passRange(host.getIndex(), value);
         set({ pass_index: value, step: max, selected: "", playing: false });

@@ -161,3 +161,49 @@ def test_forward_captions_are_the_arithmetic_with_the_engines_numbers(page, site
     last = said[-1]  # v = u*2 + 1 = -12 + 1 = -11, each number the engine's
     assert last.startswith("forward: v = u*2 + 1 = ") and last.endswith(f"= {int(v.item())}"), last
     assert f"{int((u * 2).item())} + 1" in last
+
+
+def test_predict_mode_asks_judges_and_records_each_leafs_gradient(page, site):
+    with ag.trace() as tr:
+        a = ag.tensor(2.0, requires_grad=True)
+        b = ag.tensor(-3.0, requires_grad=True)
+        c = ag.tensor(10.0, requires_grad=True)
+        d = ag.tensor(4.0, requires_grad=True)
+        e = a * b + ag.log(d) * c
+        e.backward()
+    names = dict(a=a, b=b, c=c, d=d, e=e)
+    doc = open_doc(page, site, tr, names, "predict", predict=True)
+    assert page.get_attribute("button[data-action=predict]", "aria-pressed") == "true"
+    total = len(doc["events"])
+    page.click("button[data-action=last]")  # stops at the first leaf's gradient, unrevealed
+    first = next(ev for ev in doc["events"] if ev["type"] == "accumulate")
+    leaf = next(name for name in "abcd" if tr.node_id(names[name]) == first["node"])
+    assert page.text_content(".ag-predict-question").strip() == f"What will {leaf}.grad be?"
+    assert counter(page) != f"{total} / {total}"
+    assert page.text_content(f".ag-grad-badge[data-id={first['node']}]") == ""
+    expected = names[leaf].grad.item()
+    page.fill(".ag-predict-input", "99")
+    page.press(".ag-predict-input", "Enter")
+    assert page.text_content(".ag-verdict.ag-wrong") == f"✗ 99 is not {leaf}.grad"
+    assert page.text_content(f".ag-grad-badge[data-id={first['node']}]") == ""  # still hidden
+    page.fill(".ag-predict-input", f"{expected:.4g}")  # as the screen writes it
+    page.click("button[data-action=predict-check]")
+    verdicts = page.eval_on_selector_all(".ag-verdict", "els => els.map(e => e.textContent)")
+    assert len(verdicts) == 2 and verdicts[1] == f"✓ {expected:.4g} is right", verdicts
+    assert np.isclose(float(page.text_content(f".ag-grad-badge[data-id={first['node']}]")), expected, rtol=1e-3)
+    why = page.text_content(".ag-predict-why")
+    assert f"{leaf}.grad = {expected:.4g}" in why and "·" in why  # the chain-rule product
+    page.locator(".ag-graph").screenshot(path=str(ARTIFACTS / "predict-answered.png"))
+    # the rest: "show me" for each leaf left, then the end
+    for _ in range(3):
+        page.click("button[data-action=last]")
+        page.click("button[data-action=predict-reveal]")
+    page.click("button[data-action=last]")
+    assert counter(page) == f"{total} / {total}"
+    predictions = page.evaluate("window.model.get('predictions')")
+    assert (predictions["right"], predictions["wrong"], predictions["revealed"]) == (1, 1, 3)
+    assert predictions["attempts"][0]["name"] == leaf and not predictions["attempts"][0]["correct"]
+    # the toolbar toggle turns it off
+    page.click("button[data-action=predict]")
+    assert page.evaluate("window.model.get('predict')") is False
+    assert ignore_favicon(page.console_errors) == []
