@@ -29,6 +29,7 @@ export function mountWidget(model, el, host) {
   el.appendChild(root);
   const expanded = new Set(); // scopes the learner opened that max_nodes had closed
   let display = null, layout = null, layoutKey = "", passMarks = null, index = null, segments = [], passes = [];
+  let shownStep = -1;
 
   const controls = createControls(root, { onAction: act });
   const strip = createCodeStrip(root);
@@ -91,7 +92,10 @@ export function mountWidget(model, el, host) {
     graph.update(ds, { selected, added: passMarks && passMarks.added,
       unused: passMarks && new Set(passMarks.unused.map((id) => display.groupOf.get(id))),
       errorType: state.error ? state.error.type : "" });
-    if (get("playing") && ds.current) graph.reveal(ds.current);
+    // Follow the step: the current node is panned into view whenever the step changes
+    // (playing or stepped by hand), never when the learner only pans or selects.
+    if (ds.current && state.step !== shownStep) graph.reveal(ds.current);
+    shownStep = state.step;
     root.classList.toggle("ag-animate", !!get("animate"));
     root.dataset.phase = state.phase;
     const { min, max } = passRange(index, get("pass_index"));
@@ -155,7 +159,7 @@ export function mountWidget(model, el, host) {
   function onKey(ev) {
     const tag = ev.target && ev.target.tagName;
     if (tag === "INPUT" || tag === "SELECT" || tag === "TEXTAREA" || ev.altKey || ev.ctrlKey || ev.metaKey) return;
-    const map = { ArrowLeft: "back", ArrowRight: "step", " ": "play", Home: "first", End: "last" };
+    const map = { ArrowLeft: "back", ArrowRight: "step", " ": "play", Home: "first", End: "last", f: "fit" };
     const action = map[ev.key];
     if (!action || (ev.key === " " && tag === "BUTTON")) return; // a focused button handles space itself
     ev.preventDefault();

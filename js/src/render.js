@@ -175,7 +175,9 @@ export function createGraphView(container, { onSelect = () => {}, onOpen = () =>
     const t = transformOf(el);
     const x = t.x + n.box.x * t.k, y = t.y + n.box.y * t.k;
     const w = el.clientWidth || 800, h = el.clientHeight || 400;
-    if (x > 20 && x < w - 20 && y > 20 && y < h - 20) return;
+    // the whole box (and its gradient line) in view, with a margin; else centre it
+    const hw = (n.box.width / 2) * t.k + 10, hh = (n.box.height / 2) * t.k + 16;
+    if (x - hw >= 0 && x + hw <= w && y - hh >= 0 && y + hh <= h) return;
     svg.call(zoomer.translateTo, n.box.x, n.box.y);
   }
 

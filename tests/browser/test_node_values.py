@@ -207,3 +207,40 @@ def test_predict_mode_asks_judges_and_records_each_leafs_gradient(page, site):
     page.click("button[data-action=predict]")
     assert page.evaluate("window.model.get('predict')") is False
     assert ignore_favicon(page.console_errors) == []
+
+
+INSIDE = """() => {
+  const view = document.querySelector('.ag-svg').getBoundingClientRect();
+  const cur = document.querySelector('g.ag-node.ag-current .ag-shape');
+  if (!cur) return null;
+  const r = cur.getBoundingClientRect();
+  return r.left >= view.left && r.right <= view.right && r.top >= view.top && r.bottom <= view.bottom;
+}"""
+
+
+def test_the_view_follows_the_step_and_f_fits_the_whole_graph(page, site):
+    page.goto(site + "?synth=300&step=0")
+    page.wait_for_function("window.viewReady === true", timeout=30_000)
+    page.click(".ag-step-counter")  # focus the widget, as a click in it does
+    page.focus(".ag-graph")
+    followed = 0
+    for _ in range(60):  # by hand, → after →: the current node stays in view
+        page.keyboard.press("ArrowRight")
+        inside = page.evaluate(INSIDE)
+        if inside is not None:
+            assert inside, page.text_content(".ag-step-counter")
+            followed += 1
+    assert followed >= 50
+    page.keyboard.press("End")
+    page.keyboard.press("Home")
+    for _ in range(3):
+        page.keyboard.press("ArrowRight")
+    page.keyboard.press("f")
+    whole = page.evaluate("""() => {
+      const view = document.querySelector('.ag-svg').getBoundingClientRect();
+      const r = document.querySelector('.ag-nodes').getBoundingClientRect();
+      return r.left >= view.left - 1 && r.right <= view.right + 1
+        && r.top >= view.top - 1 && r.bottom <= view.bottom + 1;
+    }""")
+    assert whole
+    assert ignore_favicon(page.console_errors) == []
