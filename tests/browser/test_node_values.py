@@ -244,3 +244,42 @@ def test_the_view_follows_the_step_and_f_fits_the_whole_graph(page, site):
     }""")
     assert whole
     assert ignore_favicon(page.console_errors) == []
+
+
+TEXT_CONTRAST = """() => {
+  const canvas = document.createElement('canvas'); canvas.width = canvas.height = 1;
+  const ctx = canvas.getContext('2d', { willReadFrequently: true });
+  const rgb = (css) => { ctx.clearRect(0, 0, 1, 1); ctx.fillStyle = '#000'; ctx.fillStyle = css;
+    ctx.fillRect(0, 0, 1, 1); return Array.from(ctx.getImageData(0, 0, 1, 1).data.slice(0, 3)); };
+  const linear = (v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; };
+  const lum = (c) => { const [r, g, b] = c.map(linear); return 0.2126 * r + 0.7152 * g + 0.0722 * b; };
+  const ratio = (a, b) => {
+    const [l1, l2] = [lum(a), lum(b)].sort((p, q) => q - p); return (l1 + 0.05) / (l2 + 0.05); };
+  const out = [];
+  for (const node of document.querySelectorAll('g.ag-node[data-kind=tensor]:not(.ag-hidden)')) {
+    const fill = rgb(getComputedStyle(node.querySelector('.ag-shape')).fill);
+    for (const t of node.querySelectorAll('.ag-title, .ag-cell, .ag-grad-key, .ag-grad-badge text')) {
+      const own = rgb(getComputedStyle(t).fill);
+      out.push({ text: t.textContent, cls: t.getAttribute('class'), ratio: ratio(own, fill) });
+    }
+  }
+  return out;
+}"""
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_values_and_gradients_are_readable_on_their_boxes(page, site, theme):
+    with ag.trace() as tr:
+        x = ag.tensor(3.0, requires_grad=True)
+        w = ag.tensor([[1.0, 2.0], [3.0, 4.5]], requires_grad=True)
+        k = ag.tensor(2.0)
+        y = (x * k + 3) ** 2 + (w * 0.0).sum()
+        y.backward()
+    open_doc(page, site, tr, dict(x=x, w=w, k=k, y=y), f"contrast_{theme}", theme=theme)
+    page.goto(page.url.replace("&model=", f"&theme={theme}&model="))
+    page.wait_for_function("window.viewReady === true", timeout=30_000)
+    page.click("button[data-action=last]")
+    ratios = page.evaluate(TEXT_CONTRAST)
+    assert {r["cls"] for r in ratios} >= {"ag-title", "ag-cell", "ag-grad-key", "ag-start"}
+    low = [r for r in ratios if r["ratio"] < 4.5]
+    assert not low, low
