@@ -66,13 +66,13 @@ export function displayGraph(index, options = {}) {
   ids.sort((a, b) => (index.createdAt.get(a) ?? Infinity) - (index.createdAt.get(b) ?? Infinity));
   const open = new Set(expanded);
   const closed = new Set([...collapsed.filter((s) => !open.has(s)), ...autoCollapse(ids, index, maxNodes, open)]);
-  const groupOf = new Map(), boxes = new Map(), nodes = [];
+  const groupOf = new Map(), boxes = new Map(), nodes = [], sampleGrads = gradSamples(index);
   for (const id of ids) {
     const node = index.nodes.get(id);
     const box = prefixes(node.scope).find((p) => closed.has(p));
     if (!box) {
       groupOf.set(id, id);
-      const content = node.kind === "tensor" ? tensorContent(node) : null;
+      const content = node.kind === "tensor" ? tensorContent(node, sampleGrads.get(id)) : null;
       nodes.push({ id, kind: node.kind, text: node.kind === "op" ? opText(node) : nodeText(node),
         role: tensorRole(index, node), content });
       continue;
@@ -123,4 +123,17 @@ export function displayState(display, state) {
     received: mapKeys(state.received || new Map()), phase: state.phase,
     nonfinite: mapKeys(state.nonfinite), gradNone: mapSet(state.gradNone), stepped: mapSet(state.stepped),
     error: state.error ? g(state.error.node) : null };
+}
+
+// One gradient per tensor that the document sends it (its op's grad_output, or a
+// leaf's .grad), for sizing its box before any of them is on screen.
+function gradSamples(index) {
+  const out = new Map();
+  for (const e of index.events) {
+    if (e.type === "accumulate" && e.grad) out.set(e.node, e.grad);
+    else if (e.type === "backward_step" && e.grad_output) {
+      for (const edge of index.outputs.get(e.node) || []) out.set(edge.dst, e.grad_output);
+    }
+  }
+  return out;
 }

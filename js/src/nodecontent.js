@@ -4,7 +4,7 @@
 // take once it arrives, and an op's Python constants (`× 2`, `** 2`). Pure: no
 // DOM; the numbers are the trace document's, formatted, never computed (min/max of
 // a small tensor is a pick among the values it sends).
-import { num, nested, heatGrid, nodeText, tensorName, shapeCompact, toNumber } from "./format.js";
+import { num, nested, heatGrid, nodeText, tensorName, shapeCompact, toNumber, badgeText } from "./format.js";
 
 export const GRID_MAX = 4;
 export const THUMB = 8; // thumbnail cells per side, at most
@@ -60,6 +60,9 @@ export function opText(node) {
 }
 
 const textWidth = (t) => CHAR * String(t).length;
+// A gradient line is `grad = ` ending at the centre and the value starting there:
+// each half must hold its side.
+const lineWidth = (value) => 2 * Math.max(textWidth("grad = "), textWidth(value) + 4);
 const gridWidth = (rows) => {
   const widths = colWidths(rows);
   return widths.reduce((a, b) => a + b, 0) + COL_GAP * (widths.length - 1);
@@ -77,8 +80,11 @@ export function colWidths(rows) {
  * for its gradient), width, height}. Sizes are estimates (no DOM to measure in:
  * layout stays pure and fast), 7 px a character.
  */
-export function tensorContent(node) {
+export function tensorContent(node, gradSample = null) {
   let value = valueView(node.value);
+  // the gradient this box will show (one the document sends it), so the box is wide
+  // enough for it too: `inf` or `-0.8743` where the value was `0`
+  const sample = valueView(gradSample);
   const grad = !!node.requires_grad;
   const name = tensorName(node);
   const shape = Array.isArray(node.shape) && node.shape.length ? shapeCompact(node.shape) : "";
@@ -88,10 +94,15 @@ export function tensorContent(node) {
   let width = textWidth(title), lines = 1, extra = 0;
   if (value && value.kind === "scalar") {
     width = textWidth(`${title} = ${value.text}`);
-    if (grad) { lines += 1; width = Math.max(width, textWidth(`grad = ${value.text}`) + 4 * CHAR); }
+    if (grad) {
+      lines += 1;
+      const text = sample && sample.kind === "scalar" ? sample.text : value.text;
+      width = Math.max(width, lineWidth(text));
+    }
   } else if (value && value.kind === "grid") {
     // value grid on the left, the gradient's grid (same shape) on the right
-    const w = gridWidth(value.rows);
+    const gw = sample && sample.kind === "grid" ? gridWidth(sample.rows) : 0;
+    const w = Math.max(gridWidth(value.rows), gw, grad ? textWidth("None") : 0);
     lines += value.rows.length + (grad ? 1 : 0);
     width = Math.max(width, grad ? 2 * w + 3 * COL_GAP : w);
   } else if (value) {
@@ -99,10 +110,10 @@ export function tensorContent(node) {
     const thumbW = value.heat ? value.heat.cols * THUMB_PX + COL_GAP : 0;
     extra = Math.max(value.heat ? value.heat.rows * THUMB_PX : 0, 2 * LINE) - LINE;
     lines += 1 + (grad ? 1 : 0);
-    width = Math.max(width, thumbW + statsW, grad ? textWidth("grad ‖g‖ -0.0000e-00") : 0);
+    width = Math.max(width, thumbW + statsW, grad ? lineWidth(gradSample ? badgeText(gradSample) : "‖g‖ -0.0000") : 0);
   } else if (grad) {
     lines += 1;
-    width = Math.max(width, textWidth("grad = -0.0000"));
+    width = Math.max(width, lineWidth(gradSample ? badgeText(gradSample) : "-0.0000"));
   }
   return { title, value, grad, leaf: !!node.is_leaf, width: Math.max(36, width + PAD_X), height: lines * LINE + extra + PAD_Y + 2 };
 }

@@ -38,7 +38,7 @@ test("an op shows its Python constants where they were written", () => {
 
 test("a box is sized for what it holds: wider for longer values, taller with a grad line or a grid", () => {
   const scalar = tensorContent({ kind: "tensor", label: "a", shape: [], value: small([], [2]), requires_grad: true, is_leaf: true });
-  const longer = tensorContent({ kind: "tensor", label: "a", shape: [], value: small([], [2.123456]), requires_grad: true });
+  const longer = tensorContent({ kind: "tensor", label: "a", shape: [], value: small([], [-0.000123456]), requires_grad: true });
   const constant = tensorContent({ kind: "tensor", label: "a", shape: [], value: small([], [2]), requires_grad: false });
   assert.equal(scalar.title, "a");
   assert.ok(longer.width > scalar.width);
@@ -71,4 +71,11 @@ test("gradient states on the README graph: pending, arrived (running total), the
   const zero = { grads: new Map([["x", small([2], [0, 0])]]), gradNone: new Set(), phase: "done" };
   assert.equal(gradState(zero, "x", true).state, "zero");
   assert.equal(gradState(zero, "y", true).state, "none");
+});
+
+test("a box is wide enough for the gradient it will show, not only for its value", () => {
+  const node = { kind: "tensor", label: "x", shape: [3], value: small([3], [1, 0, 2]), requires_grad: true, is_leaf: true };
+  const narrow = tensorContent(node);
+  const wide = tensorContent(node, small([3], [1, "Infinity", 0.7071]));
+  assert.ok(wide.width > narrow.width + 2 * 7 * 4, `${wide.width} vs ${narrow.width}`);
 });

@@ -283,3 +283,26 @@ def test_values_and_gradients_are_readable_on_their_boxes(page, site, theme):
     assert {r["cls"] for r in ratios} >= {"ag-title", "ag-cell", "ag-grad-key", "ag-start"}
     low = [r for r in ratios if r["ratio"] < 4.5]
     assert not low, low
+
+
+TEXT_OUTSIDE = """() => {
+  const out = [];
+  for (const node of document.querySelectorAll('g.ag-node[data-kind=tensor]:not(.ag-hidden)')) {
+    const box = node.querySelector('.ag-shape').getBoundingClientRect();
+    for (const t of node.querySelectorAll('.ag-title, .ag-cell, .ag-grad-key, .ag-grad-badge text')) {
+      const r = t.getBoundingClientRect();
+      const outside = r.left < box.left - 1 || r.right > box.right + 1
+        || r.top < box.top - 1 || r.bottom > box.bottom + 1;
+      if (r.width && outside) out.push(t.textContent);
+    }
+  }
+  return out;
+}"""
+
+
+@pytest.mark.parametrize("fixture", ["nan_sqrt", "mlp_scopes", "dynamic_passes", "e_labelled", "large_matmul"])
+def test_every_value_and_gradient_stays_inside_its_box(page, site, fixture):
+    doc = json.loads((ROOT / "js" / "test" / "fixtures" / f"{fixture}.json").read_text())
+    open_view(page, site, fixture, step=len(doc["events"]))
+    page.click("button[data-action=fit]")
+    assert page.evaluate(TEXT_OUTSIDE) == []
