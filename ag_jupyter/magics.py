@@ -41,6 +41,10 @@ def _view_options(args) -> dict:
     """The widget traits the shared options ask for; UsageError for a bad value (the
     widget's own rules, ``contract.check_option``), before the cell runs."""
     view = {"animate": not args.no_animate}
+    if args.predict:
+        if getattr(args, "live", False):  # the kernel's steps would run past a question unasked
+            raise UsageError("--predict asks about a recorded backward pass; it cannot be combined with --live")
+        view["predict"] = True
     for name in ("direction", "speed", "max_nodes"):
         value = getattr(args, name)
         if value is not None:
@@ -59,6 +63,9 @@ def _view_arguments(func):
                  help="step the backward pass for real, one node per step: x.grad in the kernel "
                       "always matches the screen"),
         argument("--no-animate", action="store_true", help="show the final graph at once"),
+        argument("--predict", action="store_true",
+                 help="ask for each leaf's gradient before showing it; the answers are in the widget's "
+                      ".predictions"),
         argument("--direction", metavar="LR|TB", help="layout direction (default LR: left to right)"),
         argument("--speed", type=float, metavar="S", help="events per second when playing (default 4)"),
         argument("--max-nodes", type=int, metavar="N", help="collapse modules beyond N nodes (0: no limit)"),

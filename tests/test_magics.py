@@ -102,6 +102,8 @@ def test_view_options(ip):
     widget = run(ip, "%%autograd --no-animate --direction tb --speed 2.5 --max-nodes 7\n" + E_CELL).result
     assert (widget.direction, widget.speed, widget.max_nodes) == ("TB", 2.5, 7)
     assert not widget.animate and not widget.playing and widget.step == widget.total
+    assert not widget.predict and widget.predictions == {}
+    assert run(ip, "%%autograd --predict\n" + E_CELL).result.predict
 
 
 @pytest.mark.parametrize("line, message", [
@@ -116,6 +118,7 @@ def test_view_options(ip):
     ("--backward a_number", "not an ag_jupyter tensor"),
     ("-o 2x", "variable name"),
     ("-o class", "-o takes a variable name, not 'class'"),
+    ("--live --predict", "cannot be combined with --live"),
 ])
 def test_bad_options_raise_usage_error(ip, line, message):
     ip.user_ns["a_number"] = 3
@@ -131,7 +134,7 @@ def test_help_documents_the_options(ip):
     with capture_output() as captured:
         run(ip, "%%autograd?")
     text = captured.stdout
-    for option in ("--backward NAME", "--live", "--no-animate", "--direction", "--speed", "--max-nodes",
+    for option in ("--backward NAME", "--live", "--predict", "--no-animate", "--direction", "--speed", "--max-nodes",
                    "-o NAME", "Run the cell under"):
         assert option in text, option
 

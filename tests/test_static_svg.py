@@ -69,12 +69,12 @@ def test_e_graph_svg_parses_and_names_every_tensor_with_its_shape_and_grad():
     drawn = nodes(svg)
     assert len(drawn) == 12  # 8 tensors, 4 ops
     labels = [lines[0] for lines in drawn.values()]
-    for name in "abcd":
-        assert name in labels  # a scalar's empty shape is left out, as on screen
-    assert {"×", "+", "log", "param*param", "log(param)*param"} <= set(labels)  # unnamed: their expression
+    for name, value in zip("abcd", ("2", "-3", "10", "4")):
+        assert f"{name} = {value}" in labels  # a scalar: its value after its name, as on screen
+    assert {"×", "+", "log", "param*param = -6", "log(param)*param = 13.86"} <= set(labels)  # unnamed: expression
     assert not any(label.startswith("t") and label[1:].isdigit() for label in labels)  # never an id
-    grads = {lines[0]: lines[1] for lines in drawn.values() if len(lines) > 1}
-    assert grads == {"a": "grad -3", "b": "grad 2", "c": "grad 1.386", "d": "grad 2.5"}
+    grads = {lines[0].split(" =")[0]: lines[1] for lines in drawn.values() if len(lines) > 1}
+    assert grads == {"a": "grad = -3", "b": "grad = 2", "c": "grad = 1.386", "d": "grad = 2.5"}
     assert texts(svg)[0] == "e = a*b + log(d)*c"  # the title
     assert len(ET.fromstring(svg).findall(f".//{SVG}path")) >= 11  # the edges (and the arrow head)
 
@@ -82,7 +82,7 @@ def test_e_graph_svg_parses_and_names_every_tensor_with_its_shape_and_grad():
 def test_labels_are_text_never_markup():
     svg = static_svg(e_graph(label_xss=True))
     assert "<img" not in svg  # only as &lt;img
-    assert XSS in texts(svg)
+    assert f"{XSS} = 2" in texts(svg)
     assert escape('"<&>') == "&quot;&lt;&amp;&gt;"
     assert escape("bad\x00\x1bchar") == "badchar"  # XML 1.0 forbids these, even escaped
 
@@ -111,7 +111,7 @@ def test_errors_and_unused_parameters_are_marked():
     assert len(errors) == 1
     assert any("shapes cannot be multiplied" in (t or "") for t in texts(svg))
     dimmed = [g for g in root.iter(f"{SVG}g") if g.get("opacity") == "0.5"]
-    assert [t.text for t in dimmed[0].iter(f"{SVG}text")] == ["param", "grad None"]
+    assert [t.text for t in dimmed[0].iter(f"{SVG}text")] == ["param = 3", "grad = None"]
 
 
 def test_a_large_graph_collapses_modules_and_stays_small():
@@ -136,7 +136,7 @@ def test_minimal_and_empty_documents_still_draw():
 def test_number_and_grad_formatting():
     assert [number(v) for v in (2.0, -3, 1.38629436, 1e-8, "NaN", True)] == \
         ["2", "-3", "1.386", "1e-08", "NaN", "True"]
-    assert grad_text({"grad": {"shape": [2], "values": [1.0, 0.5]}}) == "grad [1,0.5]"
+    assert grad_text({"grad": {"shape": [2], "values": [1.0, 0.5]}}) == "grad = [1,0.5]"
     assert grad_text({"grad": {"shape": [5], "values": [0.0] * 5}}) is None
     assert grad_text({"grad": {"shape": [40, 50], "min": 0}}) is None
 
@@ -155,3 +155,19 @@ def test_drawing_scales_linearly_enough():
         doc["events"] += [{"type": "create", "node": f"t{k}"}, {"type": "create", "node": f"op{k}"}]
     svg = static_svg(doc, max_nodes=10**6)
     assert len(nodes(svg)) == 6000
+
+
+def test_values_and_constants_are_drawn_as_the_widget_draws_them():
+    with ag.trace() as tr:
+        x = ag.tensor(3.0, requires_grad=True)
+        w = ag.tensor([[1.0, 2.0], [3.0, 4.5]], requires_grad=True)
+        big = ag.tensor([[float(6 * i + j) for j in range(6)] for i in range(5)], requires_grad=True)
+        ((x * 2 + 3) ** 2 + (w * big[:2, :2]).sum() + big.sum() + ag.arange(30.0).sum()).backward()
+    lines = list(nodes(static_svg(tr.to_dict())).values())
+    firsts = [line[0] for line in lines]
+    assert {"× 2", "+ 3", "** 2"} <= set(firsts)
+    assert "param = 3" in firsts
+    grid = next(line for line in lines if line[0].startswith("param [2,2]"))
+    assert grid[1:3] == ["1    2", "3  4.5"]
+    assert next(line for line in lines if line[0].startswith("param [5,6]"))[1] == "min 0  max 29"
+    assert "435" in firsts  # a constant named by its value is not written "435 = 435"

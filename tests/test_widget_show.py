@@ -111,3 +111,12 @@ def test_show_takes_a_recorded_pytorch_backward():
     widget = ag.show(recorded)
     steps = [e for e in widget.trace["events"] if e["type"] == "backward_step"]
     assert widget.trace["source"] == "torch" and len(steps) == 2
+
+
+def test_predict_is_a_view_option_and_refused_live():
+    a = ag.tensor(2.0, requires_grad=True)
+    e = a * 3
+    widget = ag.show(e, predict=True)
+    assert widget.predict and widget.predictions == {}
+    with pytest.raises(ValueError, match="cannot be combined with live"):
+        ag.show(a * 3, live=True, predict=True)

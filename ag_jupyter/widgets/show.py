@@ -33,6 +33,9 @@ def build_widget(document: dict, live: LiveBackward | None = None, **view_option
     if unknown:
         raise TypeError(f"unknown view option(s) {', '.join(map(repr, unknown))}; "
                         f"the options are {', '.join(VIEW_OPTIONS)}")
+    if live is not None and view_options.get("predict"):
+        # the kernel appends the live steps itself: they would run past a question unasked
+        raise ValueError("predict=True asks about a recorded backward pass; it cannot be combined with live=True")
     widget = GraphWidget(trace=document, **view_options)
     if live is not None:
         widget.connect_live(live)

@@ -23,6 +23,7 @@ import math
 import re
 
 from .graph_layout import layered
+from .static_values import number, op_text, scalar_suffix, value_lines
 
 MAX_DRAWN = 400  # nodes; beyond, modules collapse into one box each, then the rest is cut
 SMALL = 4  # a gradient with at most this many numbers is written out
@@ -48,15 +49,6 @@ def escape(text) -> str:
     return html.escape(_NOT_XML.sub("", str(text)), quote=True)
 
 
-def number(value) -> str:
-    """A summary number, short: 4 significant digits (``NaN``/``Infinity`` stay words)."""
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        return str(value)
-    if isinstance(value, int) or float(value).is_integer() and abs(value) < 1e6:
-        return str(int(value))
-    return f"{value:.4g}"
-
-
 def shape_text(shape) -> str:
     return "[?]" if shape is None else "[" + ",".join(str(n) for n in shape) + "]"
 
@@ -75,7 +67,7 @@ def grad_text(node: dict) -> str | None:
     if not grad or "values" not in grad or len(grad["values"]) > SMALL:
         return None
     values = [number(v) for v in grad["values"]]
-    return "grad " + (values[0] if not grad.get("shape") else "[" + ",".join(values) + "]")
+    return "grad = " + (values[0] if not grad.get("shape") else "[" + ",".join(values) + "]")
 
 
 def role(node: dict, has_out: bool) -> str:
@@ -132,16 +124,17 @@ def _boxes(nodes: dict, order: list, out_degree: dict, params_without_grad: set)
         node = nodes[node_id]
         kind = node.get("kind")
         if kind == "op":
-            lines = [node.get("symbol") or node.get("op", "?")]
+            lines = [op_text(node)]
             width, height = max(30.0, CHAR_W * len(lines[0]) + 2 * PAD), 26.0
         else:
             if kind == "group":
                 lines = [node["label"], f"{node['count']} nodes"]
             else:
-                lines = [tensor_text(node) or node_id]
+                title = tensor_text(node) or node_id
+                lines = [title + scalar_suffix(node, title), *value_lines(node)]
                 extra = grad_text(node)
                 if extra is None and node_id in params_without_grad:
-                    extra = "grad None"
+                    extra = "grad = None"
                 if extra:
                     lines.append(extra)
             width = max(44.0, CHAR_W * max(len(t) for t in lines) + 2 * PAD)

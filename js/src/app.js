@@ -14,9 +14,11 @@ import { createStepPanel } from "./steppanel.js";
 import { exportSVG, exportPNG } from "./export.js";
 import { trait } from "./host.js";
 import { documentProblem } from "./contract.js";
+import { createLegend } from "./legend.js";
+import { createPredictPanel } from "./predictui.js";
 
 const LAYOUT_TRAITS = ["trace", "collapsed", "hide_constants", "pass_index", "max_nodes", "direction"];
-const VIEW_TRAITS = ["step", "selected", "playing", "speed", "source", "animate", "live"];
+const VIEW_TRAITS = ["step", "selected", "playing", "speed", "source", "animate", "live", "predict", "predictions"];
 
 export function mountWidget(model, el, host) {
   const get = (name) => trait(model, name);
@@ -27,6 +29,7 @@ export function mountWidget(model, el, host) {
   el.appendChild(root);
   const expanded = new Set(); // scopes the learner opened that max_nodes had closed
   let display = null, layout = null, layoutKey = "", passMarks = null, index = null, segments = [], passes = [];
+  let shownStep = -1;
 
   const controls = createControls(root, { onAction: act });
   const strip = createCodeStrip(root);
@@ -38,6 +41,9 @@ export function mountWidget(model, el, host) {
   main.appendChild(canvas);
   const graph = createGraphView(canvas, { onSelect: (id) => set({ selected: id }), onOpen: toggleScope });
   const inspector = createInspector(main, { onOpen: toggleScope });
+  const legend = createLegend(root);
+  const predict = createPredictPanel(root, { getPredictions: () => get("predictions"),
+    setPredictions: (value) => set({ predictions: value }), step: () => host.dispatch({ type: "step" }) });
   const panel = createStepPanel(root);
   const problem = document.createElement("div");
   problem.className = "ag-doc-problem";
@@ -81,16 +87,21 @@ export function mountWidget(model, el, host) {
     const state = stateAt(index, get("step"));
     const ds = displayState(display, state);
     const selected = get("selected");
+    legend.update(state.phase);
+    predict.show(index, state.step, !!get("predict"));
     graph.update(ds, { selected, added: passMarks && passMarks.added,
       unused: passMarks && new Set(passMarks.unused.map((id) => display.groupOf.get(id))),
       errorType: state.error ? state.error.type : "" });
-    if (get("playing") && ds.current) graph.reveal(ds.current);
+    // Follow the step: the current node is panned into view whenever the step changes
+    // (playing or stepped by hand), never when the learner only pans or selects.
+    if (ds.current && state.step !== shownStep) graph.reveal(ds.current);
+    shownStep = state.step;
     root.classList.toggle("ag-animate", !!get("animate"));
     root.dataset.phase = state.phase;
     const { min, max } = passRange(index, get("pass_index"));
     const sel = selectedScope(selected);
     controls.update({ step: state.step, total: state.total, min, max, playing: !!get("playing"),
-      speed: get("speed"), direction: get("direction"), hideConstants: !!get("hide_constants"),
+      speed: get("speed"), direction: get("direction"), hideConstants: !!get("hide_constants"), predict: !!get("predict"),
       segments, passOptions: passes, passIndex: get("pass_index"),
       collapseText: sel && sel.open ? "expand" : "collapse", canCollapse: !!sel });
     const currentNode = index.nodes.get(state.current);
@@ -133,6 +144,7 @@ export function mountWidget(model, el, host) {
       case "fit": graph.fit(); break;
       case "collapse": toggleScope(get("selected")); break;
       case "constants": set({ hide_constants: !get("hide_constants") }); break;
+      case "predict": set({ predict: !get("predict"), playing: false }); break;
       case "pass": {
         const { max } = passRange(host.getIndex(), value);
         set({ pass_index: value, step: max, selected: "", playing: false });
@@ -147,7 +159,7 @@ export function mountWidget(model, el, host) {
   function onKey(ev) {
     const tag = ev.target && ev.target.tagName;
     if (tag === "INPUT" || tag === "SELECT" || tag === "TEXTAREA" || ev.altKey || ev.ctrlKey || ev.metaKey) return;
-    const map = { ArrowLeft: "back", ArrowRight: "step", " ": "play", Home: "first", End: "last" };
+    const map = { ArrowLeft: "back", ArrowRight: "step", " ": "play", Home: "first", End: "last", f: "fit" };
     const action = map[ev.key];
     if (!action || (ev.key === " " && tag === "BUTTON")) return; // a focused button handles space itself
     ev.preventDefault();

@@ -6,6 +6,7 @@
 import { tensorRole } from "./timeline.js";
 import { passNodes } from "./passes.js";
 import { nodeText } from "./format.js";
+import { opText, tensorContent } from "./nodecontent.js";
 
 export const SCOPE_PREFIX = "scope:";
 
@@ -65,13 +66,15 @@ export function displayGraph(index, options = {}) {
   ids.sort((a, b) => (index.createdAt.get(a) ?? Infinity) - (index.createdAt.get(b) ?? Infinity));
   const open = new Set(expanded);
   const closed = new Set([...collapsed.filter((s) => !open.has(s)), ...autoCollapse(ids, index, maxNodes, open)]);
-  const groupOf = new Map(), boxes = new Map(), nodes = [];
+  const groupOf = new Map(), boxes = new Map(), nodes = [], sampleGrads = gradSamples(index);
   for (const id of ids) {
     const node = index.nodes.get(id);
     const box = prefixes(node.scope).find((p) => closed.has(p));
     if (!box) {
       groupOf.set(id, id);
-      nodes.push({ id, kind: node.kind, text: nodeText(node), role: tensorRole(index, node) });
+      const content = node.kind === "tensor" ? tensorContent(node, sampleGrads.get(id)) : null;
+      nodes.push({ id, kind: node.kind, text: node.kind === "op" ? opText(node) : nodeText(node),
+        role: tensorRole(index, node), content });
       continue;
     }
     const boxId = SCOPE_PREFIX + box;
@@ -117,6 +120,20 @@ export function displayState(display, state) {
   const mapKeys = (m) => { const out = new Map(); for (const [k, v] of m) { const d = g(k); if (d) out.set(d, v); } return out; };
   const mapSet = (s) => { const out = new Set(); for (const k of s) { const d = g(k); if (d) out.add(d); } return out; };
   return { visible, current: g(state.current), lit, active, grads: mapKeys(state.grads),
+    received: mapKeys(state.received || new Map()), phase: state.phase,
     nonfinite: mapKeys(state.nonfinite), gradNone: mapSet(state.gradNone), stepped: mapSet(state.stepped),
     error: state.error ? g(state.error.node) : null };
+}
+
+// One gradient per tensor that the document sends it (its op's grad_output, or a
+// leaf's .grad), for sizing its box before any of them is on screen.
+function gradSamples(index) {
+  const out = new Map();
+  for (const e of index.events) {
+    if (e.type === "accumulate" && e.grad) out.set(e.node, e.grad);
+    else if (e.type === "backward_step" && e.grad_output) {
+      for (const edge of index.outputs.get(e.node) || []) out.set(edge.dst, e.grad_output);
+    }
+  }
+  return out;
 }

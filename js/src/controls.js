@@ -39,8 +39,9 @@ export function createControls(container, { onAction }) {
   const collapse = button("collapse", "collapse", "collapse / expand the selected node's module");
   const constants = button("constants", "constants", "hide / show constants");
   const pass = el("select", { class: "ag-pass", "aria-label": "pass" });
+  const predict = button("predict", "predict", "predict mode: type each leaf's gradient before it is shown");
   pass.addEventListener("change", () => onAction("pass", Number(pass.value)));
-  view.append(direction, button("fit", "fit", "zoom to fit"), collapse, constants, pass,
+  view.append(direction, button("fit", "fit", "zoom to fit"), collapse, constants, predict, pass,
     button("export-svg", "SVG", "export as SVG"), button("export-png", "PNG", "export as PNG"));
   bar.append(player, speed, scrub, counter, view);
   container.appendChild(bar);
@@ -61,6 +62,7 @@ export function createControls(container, { onAction }) {
     if (speed.value !== sp) speed.value = sp;
     direction.textContent = s.direction === "TB" ? "TB" : "LR";
     constants.textContent = s.hideConstants ? "show constants" : "hide constants";
+    predict.setAttribute("aria-pressed", String(!!s.predict));
     collapse.textContent = s.collapseText || "collapse";
     collapse.disabled = !s.canCollapse;
     const key = JSON.stringify([s.min, s.max, s.segments]);

@@ -1,6 +1,7 @@
 // Formatting: numbers, shapes, tensor summaries, node labels, badges, captions.
 // Pure: no DOM. Everything returned here is plain text, inserted with
 // textContent by the renderer (never as HTML).
+import { forwardArithmetic, leafArithmetic } from "./arith.js";
 
 /** A summary entry as a JS number (JSON spells NaN/inf as strings). */
 export function toNumber(v) {
@@ -183,7 +184,9 @@ export function caption(index, state) {
   const node = index.nodes.get(e.node);
   switch (e.type) {
     case "create":
-      return node && node.kind === "op" ? `forward: ${node.op} (${node.symbol})` : `forward: ${nodeName(node)} created`;
+      if (node && node.kind === "op") return `forward: ${node.op} (${node.symbol})`;
+      // the arithmetic when the numbers are small enough to read (arith.js)
+      return `forward: ${forwardArithmetic(index, e.node) || leafArithmetic(index, e.node) || `${nodeName(node)} created`}`;
     case "backward_begin":
       return `backward from ${(e.roots || []).map((r) => nodeName(index.nodes.get(r))).join(", ")}`;
     case "backward_step":

@@ -3,6 +3,7 @@
 // twice. Views send player actions here; the timeline.js reducer decides, the host
 // writes `step` / `playing` back to the model (and so to Python).
 import { indexTrace, passRange, player, tickDelay, canAdvance } from "./timeline.js";
+import { nextQuestion } from "./predict.js";
 import { TRAIT_DEFAULTS } from "./contract.js";
 
 /** Read a trait, with the contract's default where the model lacks it (an older
@@ -39,6 +40,11 @@ export function createHost(model) {
   function dispatch(action) {
     const before = snapshot();
     const after = player(before, action);
+    // Predict mode: never step past a leaf's gradient the learner has not predicted.
+    if (after.step > before.step && trait(model, "predict")) {
+      const q = nextQuestion(getIndex(), before.step, after.step, trait(model, "predictions"));
+      if (q) Object.assign(after, { step: q.event, playing: false, advance: false });
+    }
     let dirty = false;
     if (after.step !== before.step) { model.set("step", after.step); dirty = true; }
     if (after.playing !== before.playing) { model.set("playing", after.playing); dirty = true; }

@@ -14,6 +14,7 @@ const NODESEP = 14, RANKSEP = 34;
 /** Estimated box size of a display node (no DOM to measure text in, on purpose:
  * layout must be pure and fast; 7 px per character fits JupyterLab's UI font). */
 export function nodeSize(node) {
+  if (node.content) return { width: node.content.width, height: node.content.height };
   const text = node.text || "";
   // Ops are circles for one- or two-letter symbols, stadiums for longer ones.
   if (node.kind === "op") return { width: Math.max(26, 12 + 6.5 * text.length), height: 26 };

@@ -6,7 +6,10 @@
 import { select } from "d3-selection";
 import { zoom, zoomIdentity } from "d3-zoom";
 import { edgePath } from "./layout.js";
-import { badgeText, edgeGradText } from "./format.js";
+import { edgeGradText } from "./format.js";
+import { drawTensor, updateGrad } from "./nodedraw.js";
+import { gradState } from "./nodecontent.js";
+import { backwardArrow, placeEdgeLabel } from "./edgelabels.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 const LOD_SCALE = 0.4;
@@ -14,7 +17,7 @@ const LOD_SCALE = 0.4;
 export function createGraphView(container, { onSelect = () => {}, onOpen = () => {} } = {}) {
   const svg = select(container).append("svg").attr("class", "ag-svg").attr("xmlns", SVG);
   const defs = svg.append("defs");
-  for (const [id, cls] of [["ag-arrow", "ag-arrowhead"], ["ag-arrow-lit", "ag-arrowhead ag-lit"]]) {
+  for (const [id, cls] of [["ag-arrow", "ag-arrowhead"], ["ag-arrow-lit", "ag-arrowhead ag-lit"], ["ag-arrow-back", "ag-arrowhead ag-back"]]) {
     defs.append("marker").attr("id", id).attr("class", cls).attr("viewBox", "0 0 10 10").attr("refX", 9).attr("refY", 5)
       .attr("markerUnits", "userSpaceOnUse").attr("markerWidth", 8).attr("markerHeight", 8).attr("orient", "auto-start-reverse")
       .append("path").attr("d", "M0,0L10,5L0,10z");
@@ -75,19 +78,12 @@ export function createGraphView(container, { onSelect = () => {}, onOpen = () =>
     const rx = d.kind === "op" ? box.height / 2 : d.kind === "scope" ? 6 : 4;
     g.append("rect").attr("class", "ag-shape").attr("x", -box.width / 2).attr("y", -box.height / 2)
       .attr("width", box.width).attr("height", box.height).attr("rx", rx);
-    g.append("text").attr("class", "ag-label").attr("dy", "0.35em").text(d.text);
+    // A tensor box holds its value and, once it arrives, its gradient (nodedraw.js).
     let badge = null, note = null;
-    if (d.role === "leaf") {
-      // A pill starting at the node's top-right corner and growing rightwards, so a
-      // long value never covers the node's own name; only the value is text, so the
-      // badge's textContent is exactly the grad ("-3").
-      const b = g.append("g").attr("class", "ag-grad-badge ag-empty").attr("data-id", d.id)
-        .attr("transform", `translate(${box.width / 2 - 4},${-box.height / 2})`);
-      const pill = b.append("rect").attr("class", "ag-pill").attr("y", -8).attr("height", 16).attr("rx", 8);
-      badge = { g: b.node(), pill: pill.node(), text: b.append("text").attr("dy", "0.35em").node(), value: null };
-    }
+    if (d.content) badge = drawTensor(g.node(), d, box);
+    else g.append("text").attr("class", "ag-label").attr("dy", "0.35em").text(d.text);
     if (d.kind !== "scope") note = g.append("text").attr("class", "ag-note").attr("y", -box.height / 2 - 6).node();
-    registry.set(d.id, { el: g.node(), box, badge, note, text: d.text, cls: "", noteText: "" });
+    registry.set(d.id, { el: g.node(), box, badge, leaf: !!(d.content && d.content.leaf), note, text: d.text, cls: "", noteText: "" });
     return g.node();
   }
 
@@ -110,19 +106,7 @@ export function createGraphView(container, { onSelect = () => {}, onOpen = () =>
       const note = ds.error === id ? (extra.errorType || "error") : ds.gradNone.has(id) ? "grad is None"
         : extra.unused && extra.unused.has(id) ? "unused in this pass" : ds.nonfinite.has(id) ? "nan/inf" : "";
       if (n.note && note !== n.noteText) { n.note.textContent = note; n.noteText = note; }
-      if (n.badge) {
-        const g = ds.grads.get(id);
-        const value = g ? badgeText(g) : ds.gradNone.has(id) ? "None" : null;
-        if (value !== n.badge.value) {
-          n.badge.value = value;
-          n.badge.text.textContent = value === null ? "" : value;
-          const w = 10 + 6.6 * (value || "").length;
-          n.badge.pill.setAttribute("x", "-10");
-          n.badge.text.setAttribute("x", String(w / 2 - 10));
-          n.badge.pill.setAttribute("width", String(w));
-          n.badge.g.setAttribute("class", value === null ? "ag-grad-badge ag-empty" : "ag-grad-badge");
-        }
-      }
+      if (n.badge) updateGrad(n.badge, gradState(ds, id, n.leaf));
     }
     for (const [key, e] of edges) {
       const on = ds.visible.has(e.src) && ds.visible.has(e.dst);
@@ -132,25 +116,29 @@ export function createGraphView(container, { onSelect = () => {}, onOpen = () =>
         e.cls = cls;
         e.el.setAttribute("class", cls);
         e.el.setAttribute("marker-end", ds.lit.has(key) || active ? "url(#ag-arrow-lit)" : "url(#ag-arrow)");
+        // the edge being walked also points back, the way its gradient goes
+        if (active) e.el.setAttribute("marker-start", "url(#ag-arrow-back)");
+        else e.el.removeAttribute("marker-start");
       }
     }
     drawGradLabels(ds);
   }
 
-  // The gradient on each active edge, at its middle: what arrives on the output
-  // edge, what is sent on the input edges. Few per step, so redrawn each time.
+  // The gradient on each active edge, beside its middle, with an arrow against the
+  // data flow: what arrives on the output edge, what is sent on the input edges.
+  // Placed clear of every node box (edgelabels.js). Few per step: redrawn each time.
   function drawGradLabels(ds) {
     overlay.selectAll("*").remove();
+    const boxes = [...nodes.values()].filter((n) => ds.visible.has(n.el.getAttribute("data-id"))).map((n) => n.box);
+    const placed = [];
     for (const [key, a] of ds.active) {
       const e = edges.get(key);
       if (!e || !a.grad) continue;
-      const p = e.points[Math.floor(e.points.length / 2)] || e.points[0];
-      const q = e.points[Math.max(0, Math.floor(e.points.length / 2) - 1)];
-      // Beside the edge: above it in LR, to its right in TB.
-      const [dx, dy] = direction === "LR" ? [0, -8] : [6, 0];
+      const text = `${backwardArrow(direction)} ${edgeGradText(a.grad)}`;
+      const at = placeEdgeLabel(e.points, text, boxes, direction, placed);
       const g = overlay.append("g").attr("class", `ag-edge-grad ag-edge-grad-${a.dir} ag-${direction}`)
-        .attr("transform", `translate(${(p[0] + q[0]) / 2 + dx},${(p[1] + q[1]) / 2 + dy})`);
-      g.append("text").attr("dy", "0.35em").text(edgeGradText(a.grad));
+        .attr("data-key", key).attr("transform", `translate(${at.x},${at.y})`);
+      g.append("text").attr("dy", "0.35em").text(text);
     }
   }
 
@@ -187,7 +175,9 @@ export function createGraphView(container, { onSelect = () => {}, onOpen = () =>
     const t = transformOf(el);
     const x = t.x + n.box.x * t.k, y = t.y + n.box.y * t.k;
     const w = el.clientWidth || 800, h = el.clientHeight || 400;
-    if (x > 20 && x < w - 20 && y > 20 && y < h - 20) return;
+    // the whole box (and its gradient line) in view, with a margin; else centre it
+    const hw = (n.box.width / 2) * t.k + 10, hh = (n.box.height / 2) * t.k + 16;
+    if (x - hw >= 0 && x + hw <= w && y - hh >= 0 && y + hh <= h) return;
     svg.call(zoomer.translateTo, n.box.x, n.box.y);
   }
 

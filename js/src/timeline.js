@@ -78,13 +78,17 @@ export function stateAt(index, step) {
   step = clamp(step, 0, total);
   // A node with no create event (a hand-made document) is there from the start.
   const visible = new Set(index.uncreated), grads = new Map(), arrived = new Map(), stepped = new Set();
+  // A computed tensor's gradient (∂root/∂t) so far: what its consumers sent (the
+  // document's running `total` when several did), then its op's grad_output (the
+  // root's only source: nobody sends the root its 1).
+  const received = new Map();
   const lit = new Set(), nonfinite = new Map();
   let gradNone = new Set(), error = null, phase = "start", event = null, pass = 0;
   for (let i = 0; i < step; i++) {
     event = index.events[i];
     // Each pass shows its own gradients: a badge from the pass before would claim a
     // .grad this pass never computed (or that zero_grad set to None).
-    if ((event.pass || 0) !== pass) grads.clear();
+    if ((event.pass || 0) !== pass) { grads.clear(); received.clear(); }
     pass = event.pass || 0;
     switch (event.type) {
       case "create":
@@ -99,11 +103,14 @@ export function stateAt(index, step) {
       case "backward_step": {
         phase = "backward";
         stepped.add(event.node);
-        for (const out of index.outputs.get(event.node) || []) lit.add(out.key);
+        for (const out of index.outputs.get(event.node) || []) {
+          lit.add(out.key);
+          if (event.grad_output) received.set(out.dst, event.grad_output);
+        }
         for (const g of event.grad_inputs || []) {
           if (!g.node) continue;
           lit.add(edgeKey(g.node, event.node));
-          if (g.grad) arrived.set(g.node, g.grad);
+          if (g.grad) { arrived.set(g.node, g.grad); received.set(g.node, g.total || g.grad); }
         }
         if (event.nonfinite_origin) nonfinite.set(event.node, "grad");
         break;
@@ -130,7 +137,7 @@ export function stateAt(index, step) {
   const current = step > 0 ? eventNode(event) : null;
   const active = activeEdges(index, step > 0 ? event : null);
   return { step, total, phase, pass, event: step > 0 ? event : null, current, visible, grads, arrived,
-    stepped, lit, active, nonfinite, gradNone, error };
+    received, stepped, lit, active, nonfinite, gradNone, error };
 }
 
 // Edges that carry the current event's gradient: the op's output edge (the

@@ -110,7 +110,7 @@ test("LaTeX: names are escaped, small tensors become matrices, large ones their 
 test("captions say what the current event is", () => {
   const idx = indexTrace(fixture("e_labelled"));
   assert.equal(caption(idx, stateAt(idx, 0)), "press ▶ or → to build the graph");
-  assert.equal(caption(idx, stateAt(idx, 1)), "forward: a created");
+  assert.equal(caption(idx, stateAt(idx, 1)), "forward: a = 2");
   assert.equal(caption(idx, stateAt(idx, idx.events.length)), "backward done");
   const err = indexTrace(fixture("error_matmul"));
   assert.match(caption(err, stateAt(err, err.events.length)), /^RuntimeError: mat1 and mat2/);

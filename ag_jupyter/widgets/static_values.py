@@ -1,0 +1,72 @@
+"""What a node of the static picture says beyond its name, as the widget draws it
+(js/src/nodecontent.js): a scalar's value after its name (``a = 2``), a small
+tensor (at most 4x4) as rows of numbers, a larger one as its min and max; an op's
+Python constants beside its symbol (``× 2``, ``** 2``). Formatting only: every
+number is the trace document's."""
+import math
+
+GRID_MAX = 4
+
+
+def number(value) -> str:
+    """A summary number, short: 4 significant digits (``NaN``/``Infinity`` stay words)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return str(value)
+    if isinstance(value, int) or float(value).is_integer() and abs(value) < 1e6:
+        return str(int(value))
+    return f"{value:.4g}"
+
+
+def is_scalar(summary) -> bool:
+    return bool(summary) and len(summary.get("values") or ()) == 1 and all(d == 1 for d in summary.get("shape") or ())
+
+
+def _rows(summary) -> list | None:
+    """The values as rows of text when the tensor fits a 4x4 grid, else None."""
+    shape, values = summary.get("shape") or [], summary.get("values")
+    if values is None or not 1 <= len(shape) <= 2 or not all(1 <= d <= GRID_MAX for d in shape):
+        return None
+    cols = shape[-1]
+    return [[number(v) for v in values[i:i + cols]] for i in range(0, len(values), cols)]
+
+
+def _finite(values) -> list:
+    return [v for v in values if isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)]
+
+
+def value_lines(node: dict) -> list:
+    """Lines under a tensor's title: its grid, or ``min .. max``; none for a scalar
+    (its value is in the title) or a node without a value."""
+    value = node.get("value")
+    if not value or is_scalar(value):
+        return []
+    rows = _rows(value)
+    if rows is not None:
+        widths = [max(len(row[c]) for row in rows) for c in range(len(rows[0]))]
+        return ["  ".join(t.rjust(w) for t, w in zip(row, widths)) for row in rows]
+    if "values" in value:  # small but past the grid: min and max picked among the values sent
+        finite = _finite(value["values"])
+        low, high = (min(finite), max(finite)) if finite else ("NaN", "NaN")
+    else:
+        low, high = value.get("min"), value.get("max")
+    return [f"min {number(low)}  max {number(high)}"]
+
+
+def scalar_suffix(node: dict, title: str) -> str:
+    """`` = 2`` for a scalar tensor with a value, else '' (and '' when the title is
+    that value already: a constant is named by its value)."""
+    value = node.get("value")
+    text = number(value["values"][0]) if is_scalar(value) else ""
+    return f" = {text}" if text and text != title else ""
+
+
+def op_text(node: dict) -> str:
+    """The op's symbol with its numeric constants where they were written."""
+    symbol = node.get("symbol") or node.get("op", "?")
+    consts = node.get("consts") or []
+    if not consts or len(consts) > 2 or not all(isinstance(c.get("value"), (int, float)) for c in consts):
+        return symbol
+    shown = "**" if symbol == "^" else symbol
+    before = [number(c["value"]) for c in consts if c.get("arg") == 0]
+    after = [number(c["value"]) for c in consts if c.get("arg") != 0]
+    return " ".join([*before, shown, *after])

@@ -1,0 +1,48 @@
+// Where the gradient written on an edge goes: beside the edge's middle, on the
+// first side that covers no node box (labels must never hide a node's value).
+// Pure: no DOM; sizes are estimates, 7 px a character, 14 px high.
+
+const CHAR = 7, HEIGHT = 14, GAP = 4;
+
+/** The text on an edge: an arrow against the data flow (backward goes right to
+ * left in LR, bottom to top in TB) and the gradient. */
+export function backwardArrow(direction) {
+  return direction === "TB" ? "↑" : "←";
+}
+
+const overlaps = (a, b) => a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1 && b.y0 < a.y1;
+
+function boxRect(b) {
+  return { x0: b.x - b.width / 2 - GAP, x1: b.x + b.width / 2 + GAP, y0: b.y - b.height / 2 - GAP, y1: b.y + b.height / 2 + GAP };
+}
+
+/**
+ * points: the edge's points (data flow); text: the label; boxes: iterable of
+ * {x, y, width, height} (centres); placed: rects of labels already placed (this
+ * one is added). Returns {x, y} (the label's centre; its text is centred there).
+ */
+export function placeEdgeLabel(points, text, boxes, direction = "LR", placed = []) {
+  const w = CHAR * text.length + 4, h = HEIGHT;
+  const i = Math.floor(points.length / 2);
+  const p = points[i] || points[0], q = points[Math.max(0, i - 1)];
+  const mid = [(p[0] + q[0]) / 2, (p[1] + q[1]) / 2];
+  // along the edge's cross axis: above/below in LR, right/left in TB, farther each time
+  const steps = [];
+  for (let k = 0; k < 6; k++) {
+    const d = 10 + k * 12;
+    steps.push(direction === "TB" ? [w / 2 + 6 + k * 12, 0] : [0, -d], direction === "TB" ? [-(w / 2 + 6 + k * 12), 0] : [0, d]);
+  }
+  // and along the edge, towards either end, when the sides are crowded
+  for (const f of [0.25, -0.25]) steps.push(direction === "TB" ? [w / 2 + 6, f * (p[1] - q[1] || 40)] : [f * (p[0] - q[0] || 40), -10]);
+  const rects = [...boxes].map(boxRect);
+  for (const [dx, dy] of steps) {
+    const c = { x: mid[0] + dx, y: mid[1] + dy };
+    const r = { x0: c.x - w / 2, x1: c.x + w / 2, y0: c.y - h / 2, y1: c.y + h / 2 };
+    if (!rects.some((b) => overlaps(r, b)) && !placed.some((b) => overlaps(r, b))) {
+      placed.push(r);
+      return c;
+    }
+  }
+  const [dx, dy] = steps[0];
+  return { x: mid[0] + dx, y: mid[1] + dy };
+}

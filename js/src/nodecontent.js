@@ -1,0 +1,135 @@
+// What a node box holds, and how big it is: a tensor's value (a scalar as
+// `a = 2`, a small tensor as a grid of at most GRID_MAX x GRID_MAX numbers, a large
+// one as its shape, a heat thumbnail and its min/max), the space its gradient will
+// take once it arrives, and an op's Python constants (`× 2`, `** 2`). Pure: no
+// DOM; the numbers are the trace document's, formatted, never computed (min/max of
+// a small tensor is a pick among the values it sends).
+import { num, nested, heatGrid, nodeText, tensorName, shapeCompact, toNumber, badgeText } from "./format.js";
+
+export const GRID_MAX = 4;
+export const THUMB = 8; // thumbnail cells per side, at most
+export const CHAR = 7, LINE = 16, PAD_X = 14, PAD_Y = 6, THUMB_PX = 4, COL_GAP = 10;
+
+/** How a summary is shown: {kind: "scalar", text} | {kind: "grid", rows: [[text]]}
+ * | {kind: "large", heat: {rows, cols, colors}, min, max}; null without one. */
+export function valueView(s) {
+  if (!s) return null;
+  const shape = Array.isArray(s.shape) ? s.shape : [];
+  if (Array.isArray(s.values)) {
+    if (s.values.length === 1 && shape.every((d) => d === 1)) return { kind: "scalar", text: num(s.values[0]) };
+    if (shape.length >= 1 && shape.length <= 2 && shape.every((d) => d >= 1 && d <= GRID_MAX)) {
+      const grid = nested(s);
+      const rows = shape.length === 1 ? [grid.map(num)] : grid.map((row) => row.map(num));
+      return { kind: "grid", rows };
+    }
+  }
+  const heat = heatGrid(s);
+  const min = Array.isArray(s.values) ? pick(s.values, (a, b) => a < b) : s.min;
+  const max = Array.isArray(s.values) ? pick(s.values, (a, b) => a > b) : s.max;
+  return { kind: "large", heat: heat ? thumbnail(heat) : null, min: num(min), max: num(max) };
+}
+
+// The smallest (or largest) finite value, as sent; NaN when none is finite.
+function pick(values, better) {
+  let best = null;
+  for (const v of values) {
+    const x = toNumber(v);
+    if (Number.isFinite(x) && (best === null || better(x, toNumber(best)))) best = v;
+  }
+  return best === null ? "NaN" : best;
+}
+
+// At most THUMB x THUMB cells of a heat grid, every k-th row and column.
+function thumbnail(h) {
+  const sr = Math.max(1, Math.ceil(h.rows / THUMB)), sc = Math.max(1, Math.ceil(h.cols / THUMB));
+  const rows = Math.ceil(h.rows / sr), cols = Math.ceil(h.cols / sc), cells = [];
+  for (let r = 0; r < rows; r++) for (let c = 0; c < cols; c++) cells.push(h.data[r * sr * h.cols + c * sc]);
+  return { rows, cols, cells, lo: h.lo, hi: h.hi };
+}
+
+/** An op's text: its symbol with its numeric constants where Python wrote them
+ * (`× 2` for x*2, `2 −` for 2-x, `** 2` for x**2). */
+export function opText(node) {
+  const symbol = nodeText(node);
+  const consts = (node.consts || []).filter((c) => typeof c.value === "number" || typeof c.value === "string");
+  if (!consts.length || consts.length > 2 || consts.some((c) => typeof c.value === "string" && !/^-?(NaN|Infinity)$/.test(c.value))) return symbol;
+  const shown = symbol === "^" ? "**" : symbol;
+  const before = consts.filter((c) => c.arg === 0).map((c) => num(c.value));
+  const after = consts.filter((c) => c.arg !== 0).map((c) => num(c.value));
+  return [...before, shown, ...after].join(" ");
+}
+
+const textWidth = (t) => CHAR * String(t).length;
+// A gradient line is `grad = ` ending at the centre and the value starting there:
+// each half must hold its side.
+const lineWidth = (value) => 2 * Math.max(textWidth("grad = "), textWidth(value) + 4);
+const gridWidth = (rows) => {
+  const widths = colWidths(rows);
+  return widths.reduce((a, b) => a + b, 0) + COL_GAP * (widths.length - 1);
+};
+
+/** Column widths (px) of a grid of texts. */
+export function colWidths(rows) {
+  const widths = [];
+  for (const row of rows) row.forEach((t, i) => { widths[i] = Math.max(widths[i] || 0, textWidth(t)); });
+  return widths;
+}
+
+/**
+ * The content of a tensor box: {title, value: valueView, grad: bool (a line is kept
+ * for its gradient), width, height}. Sizes are estimates (no DOM to measure in:
+ * layout stays pure and fast), 7 px a character.
+ */
+export function tensorContent(node, gradSample = null) {
+  let value = valueView(node.value);
+  // the gradient this box will show (one the document sends it), so the box is wide
+  // enough for it too: `inf` or `-0.8743` where the value was `0`
+  const sample = valueView(gradSample);
+  const grad = !!node.requires_grad;
+  const name = tensorName(node);
+  const shape = Array.isArray(node.shape) && node.shape.length ? shapeCompact(node.shape) : "";
+  const title = value && value.kind === "scalar" ? name : shape ? `${name}  ${shape}` : name;
+  // A constant is named by its value (`435`): then `435 = 435` would say it twice.
+  if (value && value.kind === "scalar" && value.text === title) value = null;
+  let width = textWidth(title), lines = 1, extra = 0;
+  if (value && value.kind === "scalar") {
+    width = textWidth(`${title} = ${value.text}`);
+    if (grad) {
+      lines += 1;
+      const text = sample && sample.kind === "scalar" ? sample.text : value.text;
+      width = Math.max(width, lineWidth(text));
+    }
+  } else if (value && value.kind === "grid") {
+    // value grid on the left, the gradient's grid (same shape) on the right
+    const gw = sample && sample.kind === "grid" ? gridWidth(sample.rows) : 0;
+    const w = Math.max(gridWidth(value.rows), gw, grad ? textWidth("None") : 0);
+    lines += value.rows.length + (grad ? 1 : 0);
+    width = Math.max(width, grad ? 2 * w + 3 * COL_GAP : w);
+  } else if (value) {
+    const statsW = textWidth(`max ${value.max}`) + 2 * CHAR;
+    const thumbW = value.heat ? value.heat.cols * THUMB_PX + COL_GAP : 0;
+    extra = Math.max(value.heat ? value.heat.rows * THUMB_PX : 0, 2 * LINE) - LINE;
+    lines += 1 + (grad ? 1 : 0);
+    width = Math.max(width, thumbW + statsW, grad ? lineWidth(gradSample ? badgeText(gradSample) : "‖g‖ -0.0000") : 0);
+  } else if (grad) {
+    lines += 1;
+    width = Math.max(width, lineWidth(gradSample ? badgeText(gradSample) : "-0.0000"));
+  }
+  return { title, value, grad, leaf: !!node.is_leaf, width: Math.max(36, width + PAD_X), height: lines * LINE + extra + PAD_Y + 2 };
+}
+
+/** Where a tensor's gradient stands in display state `ds`: {state, summary}, state
+ * one of "pending" (not computed yet), "value", "zero" (computed, every entry 0),
+ * "none" (None: the backward ended without reaching it, not on the path). A leaf's
+ * is its .grad; a computed tensor's, what its op received (∂root/∂t). */
+export function gradState(ds, id, leaf = false) {
+  const summary = ds.grads.get(id) || (!leaf && ds.received && ds.received.get(id)) || null;
+  if (summary) return { state: isZero(summary) ? "zero" : "value", summary };
+  if (ds.gradNone.has(id) || ds.phase === "done") return { state: "none", summary: null };
+  return { state: "pending", summary: null };
+}
+
+function isZero(s) {
+  if (Array.isArray(s.values)) return s.values.every((v) => v === 0);
+  return s.norm === 0 && !s.nan && !s.inf;
+}

@@ -1,0 +1,81 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { valueView, opText, tensorContent, gradState, GRID_MAX } from "../src/nodecontent.js";
+import { indexTrace, stateAt } from "../src/timeline.js";
+import { displayGraph, displayState } from "../src/collapse.js";
+import { layoutGraph } from "../src/layout.js";
+import { fixture } from "./helpers/fixtures.mjs";
+
+const small = (shape, values) => ({ shape, dtype: "float32", values, nan: 0, inf: 0 });
+
+test("values: a scalar as its number, a small tensor as a grid, a large one as thumbnail + min/max", () => {
+  assert.deepEqual(valueView(small([], [2])), { kind: "scalar", text: "2" });
+  assert.deepEqual(valueView(small([1], [-3.25])), { kind: "scalar", text: "-3.25" });
+  assert.deepEqual(valueView(small([3], [1, 2.5, -1])), { kind: "grid", rows: [["1", "2.5", "-1"]] });
+  assert.deepEqual(valueView(small([2, 2], [1, 2, 3, 4])).rows, [["1", "2"], ["3", "4"]]);
+  // 5 columns is past the grid's limit: the statistics, min and max picked from the values sent
+  const wide = valueView(small([1, GRID_MAX + 1], [3, -7, 1, "NaN", 9]));
+  assert.equal(wide.kind, "large");
+  assert.equal(wide.min, "-7");
+  assert.equal(wide.max, "9");
+  const large = fixture("large_matmul").nodes.find((n) => n.kind === "tensor" && n.value && n.value.preview);
+  const view = valueView(large.value);
+  assert.equal(view.kind, "large");
+  assert.ok(view.heat.rows <= 8 && view.heat.cols <= 8 && view.heat.cells.length === view.heat.rows * view.heat.cols);
+  assert.equal(view.min, String(Number(large.value.min.toPrecision(4))));
+  assert.equal(valueView(null), null);
+});
+
+test("an op shows its Python constants where they were written", () => {
+  const op = (symbol, consts) => ({ kind: "op", op: "X", symbol, consts });
+  assert.equal(opText(op("×", [{ arg: 1, value: 2 }])), "× 2");
+  assert.equal(opText(op("+", [{ arg: 1, value: 3 }])), "+ 3");
+  assert.equal(opText(op("^", [{ arg: 1, value: 2 }])), "** 2");
+  assert.equal(opText(op("−", [{ arg: 0, value: 2 }])), "2 −");
+  assert.equal(opText(op("×", undefined)), "×");
+  assert.equal(opText(op("sum", [{ arg: 1, value: [0, 1] }])), "sum"); // not a number: left out
+});
+
+test("a box is sized for what it holds: wider for longer values, taller with a grad line or a grid", () => {
+  const scalar = tensorContent({ kind: "tensor", label: "a", shape: [], value: small([], [2]), requires_grad: true, is_leaf: true });
+  const longer = tensorContent({ kind: "tensor", label: "a", shape: [], value: small([], [-0.000123456]), requires_grad: true });
+  const constant = tensorContent({ kind: "tensor", label: "a", shape: [], value: small([], [2]), requires_grad: false });
+  assert.equal(scalar.title, "a");
+  assert.ok(longer.width > scalar.width);
+  assert.ok(scalar.height > constant.height, "a line is kept for the gradient");
+  const grid = tensorContent({ kind: "tensor", label: "W", shape: [3, 2], value: small([3, 2], [1, 2, 3, 4, 5, 6]), requires_grad: true });
+  assert.equal(grid.title, "W  [3,2]");
+  assert.ok(grid.height >= 5 * 16, "title, grad header and three rows");
+  // layout uses the content's size
+  const lay = layoutGraph({ nodes: [{ id: "w", kind: "tensor", content: grid }], edges: [] });
+  assert.equal(lay.nodes.get("w").height, grid.height);
+});
+
+test("gradient states on the README graph: pending, arrived (running total), the leaf's .grad, None after the end", () => {
+  const doc = fixture("e_labelled");
+  const index = indexTrace(doc);
+  const display = displayGraph(index);
+  const id = (label) => doc.nodes.find((n) => n.label === label).id;
+  const ab = doc.nodes.find((n) => n.expr === "a*b").id;
+  const at = (step) => displayState(display, stateAt(index, step));
+  const forward = doc.events.findIndex((e) => e.type === "backward_begin") + 1;
+  assert.equal(gradState(at(forward), ab).state, "pending");
+  assert.equal(gradState(at(forward), id("a"), true).state, "pending");
+  // once "+" stepped, a*b holds the 1 it was sent; a (a leaf) waits for its accumulate
+  const plus = doc.events.findIndex((e) => e.type === "backward_step") + 1;
+  assert.deepEqual(gradState(at(plus), ab).summary.values, [1]);
+  assert.equal(gradState(at(plus), id("a"), true).state, "pending");
+  const end = at(doc.events.length);
+  assert.deepEqual(gradState(end, id("a"), true), { state: "value", summary: doc.nodes.find((n) => n.label === "a").grad });
+  assert.deepEqual(gradState(end, id("e")).summary.values, [1]);
+  const zero = { grads: new Map([["x", small([2], [0, 0])]]), gradNone: new Set(), phase: "done" };
+  assert.equal(gradState(zero, "x", true).state, "zero");
+  assert.equal(gradState(zero, "y", true).state, "none");
+});
+
+test("a box is wide enough for the gradient it will show, not only for its value", () => {
+  const node = { kind: "tensor", label: "x", shape: [3], value: small([3], [1, 0, 2]), requires_grad: true, is_leaf: true };
+  const narrow = tensorContent(node);
+  const wide = tensorContent(node, small([3], [1, "Infinity", 0.7071]));
+  assert.ok(wide.width > narrow.width + 2 * 7 * 4, `${wide.width} vs ${narrow.width}`);
+});
