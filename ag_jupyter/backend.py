@@ -151,7 +151,3 @@ def scatter_add(out, key, values) -> None:
         cupyx.scatter_add(out, key, values)
     else:
         numpy.add.at(out, key, values)
-
-
-def module_for(target: device):
-    return numpy if target.type == "cpu" else require_cupy()

@@ -86,3 +86,10 @@ def normalize(array):
 
 
 get_default_dtype = default_float
+
+
+def scalar_type_name(array) -> str:
+    """PyTorch's scalar type name for an array's dtype, as its messages say it: Float,
+    Double, Long..."""
+    return {"float16": "Half", "float32": "Float", "float64": "Double", "int32": "Int",
+            "int64": "Long", "bool": "Bool"}[of_array(array).name]

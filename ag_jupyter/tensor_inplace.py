@@ -38,12 +38,12 @@ class TensorInPlace:
         return inplace(self, Clamp, min, max)
 
     def copy_(self, src):
-        from .ops.transfer import Copy
+        from .ops.writes import Copy
 
         return inplace(self, Copy, src)
 
     def fill_(self, value):
-        from .ops.transfer import Fill
+        from .ops.writes import Fill
 
         return inplace(self, Fill, value.item() if value.__class__ in TENSOR_TYPES else value)
 
@@ -74,7 +74,7 @@ class TensorInPlace:
 
     def __setitem__(self, key, value):
         from .ops.indexing import _is_basic, array_key
-        from .ops.transfer import SetIndex
+        from .ops.writes import SetIndex
 
         # PyTorch checks the written elements (a basic index) or the whole tensor (an
         # advanced one) against the value's memory.

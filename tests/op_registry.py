@@ -219,10 +219,10 @@ CASES = [
     Case("var", with_dim(), reduced("var"), ("Var",), extra={"needs_two": True}),
     Case("std", with_dim(lambda s: distinct(s)), reduced("std"), ("Std",), extra={"needs_two": True}),
     Case("norm", with_dim(nonzero), lambda m, a, dim, keepdim: a.norm(dim=dim, keepdim=keepdim), ("Norm",)),
-    Case("max", unary(distinct), lambda m, a: a.max(), ("Extreme",)),
+    Case("max", unary(distinct), lambda m, a: a.max(), ("Max",)),
     Case("min", unary(distinct), lambda m, a: a.min(), ("Min",)),
     Case("max_dim", with_dim(distinct, allow_none=False), lambda m, a, dim, keepdim: a.max(dim, keepdim=keepdim)[0],
-         ("ExtremeAlongDim",)),
+         ("MaxAlongDim",)),
     Case("min_dim", with_dim(distinct, allow_none=False), lambda m, a, dim, keepdim: a.min(dim, keepdim=keepdim)[0],
          ("MinAlongDim",)),
     # PyTorch draws vector and batched matmul as several nodes (views around Mm/Bmm); we draw one.

@@ -35,10 +35,6 @@ class Node:
         return tuple((accumulator_for(n) if n is not None and not isinstance(n, Node) else n, 0)
                      for n in self._next)
 
-    @property
-    def saved_tensors_released(self) -> bool:
-        return self.saved is None
-
     def backward(self, F, grad):  # pragma: no cover - every op defines it
         raise NotImplementedError(f"{self.name()} has no backward")
 

@@ -20,9 +20,11 @@ import numpy
 
 from .. import backend
 from ..creation import random_array
+from ..dtypes import scalar_type_name
 from ..ops.activation import LogSoftmax, Softmax
 from ..ops.elementwise import Mul, Relu, Sigmoid, Tanh
-from ..ops.nn_ops import Addmm, MseLoss, NllLoss, _type_name, check_reduction
+from ..ops.linalg import Addmm
+from ..ops.losses import MseLoss, NllLoss, check_reduction
 from ..tensor import TENSOR_TYPES, Tensor, _wrap
 from ..tensor_inplace import inplace as _inplace
 
@@ -31,7 +33,7 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
     """``input @ weight.T + bias``: ``AddmmBackward0`` on a batch of rows, as in PyTorch."""
     if input._data.dtype != weight._data.dtype:
         raise RuntimeError(f"mat1 and mat2 must have the same dtype, but got "
-                           f"{_type_name(input._data)} and {_type_name(weight._data)}")
+                           f"{scalar_type_name(input._data)} and {scalar_type_name(weight._data)}")
     if bias is None:
         return input.matmul(weight.t())
     if input.ndim == 2:

@@ -2,7 +2,7 @@
 in ``nn.functional``; ``reduction`` is ``'mean'`` (default), ``'sum'`` or ``'none'``."""
 from __future__ import annotations
 
-from ..ops.nn_ops import check_reduction
+from ..ops.losses import check_reduction
 from ..tensor import Tensor
 from . import functional as F
 from .module import Module

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from ..autograd.function import Op
 from ..backend import array_module
+from ..dtypes import scalar_type_name
 from .algebra import sum_to
 
 
@@ -88,3 +89,53 @@ def mm(input, mat2):
             f"(shapes {list(input.shape)} and {list(mat2.shape)}); use matmul for other shapes"
         )
     return Matmul.apply(input, mat2)
+
+
+class Addmm(Op):
+    """``bias + mat1 @ mat2`` (``torch.addmm``): a linear layer on a batch of rows."""
+
+    __slots__ = ("bias_shape",)
+    arity = 3
+    node_name = "AddmmBackward0"
+    symbol = "addmm"
+    formula = (r"u = b + A B:\quad \frac{\partial L}{\partial b} = \textstyle\sum_{\text{rows}} "
+               r"\frac{\partial L}{\partial u},\quad "
+               r"\frac{\partial L}{\partial A} = \frac{\partial L}{\partial u} B^\top,"
+               r"\quad \frac{\partial L}{\partial B} = A^\top \frac{\partial L}{\partial u}")
+
+    def forward(self, bias, mat1, mat2):
+        x, w, b = mat1._data, mat2._data, bias._data
+        if x.ndim != 2 or w.ndim != 2:
+            raise RuntimeError(f"addmm: mat1 and mat2 must be matrices, got {x.ndim}D and {w.ndim}D "
+                               f"(shapes {list(x.shape)} and {list(w.shape)})")
+        if x.shape[1] != w.shape[0]:
+            raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied "
+                               f"({x.shape[0]}x{x.shape[1]} and {w.shape[0]}x{w.shape[1]})")
+        if x.dtype != w.dtype:
+            raise RuntimeError(f"mat1 and mat2 must have the same dtype, but got "
+                               f"{scalar_type_name(x)} and {scalar_type_name(w)}")
+        if b.dtype != w.dtype:
+            raise RuntimeError(f"self and mat2 must have the same dtype, but got "
+                               f"{scalar_type_name(b)} and {scalar_type_name(w)}")
+        check_matmul_dtypes(x, w)
+        out = x @ w
+        out += b  # in place: one temporary fewer; raises if the bias does not broadcast
+        self.saved = (mat1, mat2)
+        self.bias_shape = b.shape
+        return out
+
+    @classmethod
+    def explain(cls, args, error):
+        if isinstance(error, ValueError) and "broadcast" in str(error):
+            return RuntimeError(f"addmm: the bias of shape {list(args[0].shape)} does not broadcast "
+                                f"to the product's shape [{args[1].shape[0]}, {args[2].shape[1]}]")
+        return None
+
+    def backward(self, F, grad):
+        follow_bias, follow_1, follow_2 = self._next
+        mat1, mat2 = self.saved
+        return (sum_to(F, grad, self.bias_shape) if follow_bias is not None else None,
+                grad @ F.value(mat2).T if follow_1 is not None else None,
+                # (gᵀA)ᵀ, not Aᵀg: for a weight seen through .t() the product then comes out
+                # in the weight's own layout, which BLAS computes faster.
+                (grad.T @ F.value(mat1)).T if follow_2 is not None else None)

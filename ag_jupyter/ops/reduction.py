@@ -68,8 +68,9 @@ class Mean(Reduction):
         return (self.spread(F, grad) / _divisor(reduced_count(self.in_shape, self.dims)),)
 
 
-class Extreme(Reduction):
-    """max/min of all elements: ties share the gradient evenly, as in PyTorch."""
+class Max(Reduction):
+    """``max()`` of all elements (``Min`` is the same op picking the other end): ties share
+    the gradient evenly, as in PyTorch."""
 
     __slots__ = ("out",)
     saves_output = True
@@ -95,16 +96,17 @@ class Extreme(Reduction):
         return (self.spread(F, grad) * hits / float(hits.sum()),)
 
 
-class Min(Extreme):
+class Min(Max):
     __slots__ = ()
     node_name = "MinBackward1"
     symbol = "min"
     pick = "min"
-    formula = Extreme.formula
+    formula = Max.formula
 
 
-class ExtremeAlongDim(Reduction):
-    """values of max/min along one dim; the gradient goes to the chosen index only."""
+class MaxAlongDim(Reduction):
+    """The values of ``max(dim)`` (``MinAlongDim``: of ``min(dim)``); the gradient goes to
+    the chosen index only."""
 
     __slots__ = ("picked",)
     node_name = "MaxBackward0"
@@ -130,7 +132,7 @@ class ExtremeAlongDim(Reduction):
         return (self.spread(F, grad) * F.constant(self.picked),)
 
 
-class MinAlongDim(ExtremeAlongDim):
+class MinAlongDim(MaxAlongDim):
     __slots__ = ()
     node_name = "MinBackward0"
     symbol = "min"
@@ -270,7 +272,7 @@ def _extreme(kind, whole, along, input, dim, keepdim):
 
 
 def max(input, dim=None, keepdim=False):  # noqa: A001
-    return _extreme("max", Extreme, ExtremeAlongDim, input, dim, keepdim)
+    return _extreme("max", Max, MaxAlongDim, input, dim, keepdim)
 
 
 def min(input, dim=None, keepdim=False):  # noqa: A001

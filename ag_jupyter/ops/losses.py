@@ -1,9 +1,7 @@
-"""The primitives ``nn.functional`` needs that PyTorch draws as one node.
-
-``linear`` on a batch is ``AddmmBackward0``, ``mse_loss`` is ``MseLossBackward0`` and
-``nll_loss`` is ``NllLossBackward0`` in PyTorch's graphs, so each is one op here.
-Everything else in ``nn`` (dropout, cross-entropy, softmax...) is composed from
-existing ops.
+"""The losses PyTorch draws as one node: ``mse_loss`` is ``MseLossBackward0`` and
+``nll_loss`` is ``NllLossBackward0`` in its graphs, so each is one op here. (``linear``
+on a batch, ``AddmmBackward0``, is in ``linalg.py``; everything else in ``nn`` is
+composed from existing ops.)
 """
 from __future__ import annotations
 
@@ -12,66 +10,9 @@ import numpy
 from ..autograd.function import Op
 from ..backend import array_module
 from ..core import TENSOR_TYPES
-from ..dtypes import of_array
+from ..dtypes import scalar_type_name
 from ..promotion import require_floating, result_type
 from .algebra import sum_to
-from .linalg import check_matmul_dtypes
-
-
-def _type_name(array) -> str:
-    """PyTorch's scalar type name in messages: Float, Double, Long..."""
-    return {"float16": "Half", "float32": "Float", "float64": "Double", "int32": "Int",
-            "int64": "Long", "bool": "Bool"}[of_array(array).name]
-
-
-class Addmm(Op):
-    """``bias + mat1 @ mat2`` (``torch.addmm``): a linear layer on a batch of rows."""
-
-    __slots__ = ("bias_shape",)
-    arity = 3
-    node_name = "AddmmBackward0"
-    symbol = "addmm"
-    formula = (r"u = b + A B:\quad \frac{\partial L}{\partial b} = \textstyle\sum_{\text{rows}} "
-               r"\frac{\partial L}{\partial u},\quad "
-               r"\frac{\partial L}{\partial A} = \frac{\partial L}{\partial u} B^\top,"
-               r"\quad \frac{\partial L}{\partial B} = A^\top \frac{\partial L}{\partial u}")
-
-    def forward(self, bias, mat1, mat2):
-        x, w, b = mat1._data, mat2._data, bias._data
-        if x.ndim != 2 or w.ndim != 2:
-            raise RuntimeError(f"addmm: mat1 and mat2 must be matrices, got {x.ndim}D and {w.ndim}D "
-                               f"(shapes {list(x.shape)} and {list(w.shape)})")
-        if x.shape[1] != w.shape[0]:
-            raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied "
-                               f"({x.shape[0]}x{x.shape[1]} and {w.shape[0]}x{w.shape[1]})")
-        if x.dtype != w.dtype:
-            raise RuntimeError(f"mat1 and mat2 must have the same dtype, but got "
-                               f"{_type_name(x)} and {_type_name(w)}")
-        if b.dtype != w.dtype:
-            raise RuntimeError(f"self and mat2 must have the same dtype, but got "
-                               f"{_type_name(b)} and {_type_name(w)}")
-        check_matmul_dtypes(x, w)
-        out = x @ w
-        out += b  # in place: one temporary fewer; raises if the bias does not broadcast
-        self.saved = (mat1, mat2)
-        self.bias_shape = b.shape
-        return out
-
-    @classmethod
-    def explain(cls, args, error):
-        if isinstance(error, ValueError) and "broadcast" in str(error):
-            return RuntimeError(f"addmm: the bias of shape {list(args[0].shape)} does not broadcast "
-                                f"to the product's shape [{args[1].shape[0]}, {args[2].shape[1]}]")
-        return None
-
-    def backward(self, F, grad):
-        follow_bias, follow_1, follow_2 = self._next
-        mat1, mat2 = self.saved
-        return (sum_to(F, grad, self.bias_shape) if follow_bias is not None else None,
-                grad @ F.value(mat2).T if follow_1 is not None else None,
-                # (gᵀA)ᵀ, not Aᵀg: for a weight seen through .t() the product then comes out
-                # in the weight's own layout, which BLAS computes faster.
-                (grad.T @ F.value(mat1)).T if follow_2 is not None else None)
 
 
 def _reduce(values, reduction: str):
@@ -208,7 +149,7 @@ def _unrows(rows, shape: tuple):
 
 def _check_target(x, t) -> None:
     if t.dtype.kind not in "iu":
-        raise RuntimeError(f"expected target dtype to be Long or Byte, but got {_type_name(t)}")
+        raise RuntimeError(f"expected target dtype to be Long or Byte, but got {scalar_type_name(t)}")
     if x.ndim == 1:
         if t.ndim != 0:
             raise ValueError(f"Expected target of shape [] for input of shape {list(x.shape)}, "

@@ -1,0 +1,78 @@
+"""The writes: ``x[i] = v`` (``SetIndex``), ``copy_`` and ``fill_``, each one node as
+PyTorch draws it (``CopySlices`` and views are in ``autograd/views.py``)."""
+from __future__ import annotations
+
+from ..autograd.function import Op
+from ..backend import array_module, device_of, move
+from ..core import TENSOR_TYPES
+from .algebra import sum_to
+
+
+class SetIndex(Op):
+    """``base[key] = value`` as a new array: what an in-place item assignment records."""
+
+    __slots__ = ("key", "value_shape", "kept")
+    arity = 2
+    node_name = "CopySlices"
+    symbol = "[·]="
+    formula = (r"\frac{\partial u}{\partial \mathrm{base}} = [\text{not written}],\quad "
+               r"\frac{\partial u}{\partial v} = 1 \text{ at the written entries}")
+
+    def forward(self, base, value, key):
+        from .indexing import array_key
+
+        self.key = array_key(key)
+        out = base._data.copy()
+        written = value._data if value.__class__ in TENSOR_TYPES else value
+        out[self.key] = written
+        self.value_shape = getattr(written, "shape", ())
+        kept = array_module(out).ones(out.shape, dtype=bool)
+        kept[self.key] = False
+        self.kept = kept
+        return out
+
+    def backward(self, F, grad):
+        follow_base, follow_value = self._next
+        grad_base = grad_value = None
+        if follow_base is not None:
+            grad_base = grad * F.constant(self.kept)
+        if follow_value is not None:
+            grad_value = sum_to(F, grad[self.key], self.value_shape)
+        return grad_base, grad_value
+
+
+class Copy(Op):
+    """``dst.copy_(src)``: the destination's old values get no gradient."""
+
+    __slots__ = ("src_shape", "dst_dtype")
+    arity = 2
+    node_name = "CopyBackwards"
+    symbol = "copy"
+    formula = r"\frac{\partial u}{\partial \mathrm{src}} = 1,\quad \frac{\partial u}{\partial \mathrm{dst}} = 0"
+
+    def forward(self, dst, src):
+        source = src._data if src.__class__ in TENSOR_TYPES else src
+        xp = array_module(dst._data)
+        self.src_shape = getattr(source, "shape", ())
+        source = move(source, device_of(dst._data)) if hasattr(source, "shape") else source
+        return xp.broadcast_to(xp.asarray(source, dtype=dst._data.dtype), dst._data.shape).copy()
+
+    def backward(self, F, grad):
+        follow_dst, follow_src = self._next
+        return (grad * 0 if follow_dst is not None else None,
+                sum_to(F, grad, self.src_shape) if follow_src is not None else None)
+
+
+class Fill(Op):
+    """``zero_()`` / ``fill_(v)`` on a tensor in a graph: the old values get no gradient."""
+
+    __slots__ = ()
+    node_name = "FillBackward0"
+    symbol = "fill"
+    formula = r"\frac{\partial u}{\partial a} = 0"
+
+    def forward(self, a, value):
+        return array_module(a._data).full_like(a._data, value)
+
+    def backward(self, F, grad):
+        return (grad * 0,)
