@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import math
 import weakref
-from base64 import b64decode, b64encode
+from base64 import b64encode
 
 import numpy
 
@@ -262,16 +262,6 @@ def _preview(grid, step) -> dict:
     return {"rows": int(grid.shape[0]), "cols": int(grid.shape[1]), "step": step,
             "lo": _stat(low) if finite.any() else None, "hi": _stat(high) if finite.any() else None,
             "q": b64encode(codes.tobytes()).decode("ascii")}
-
-
-def decode_preview(preview: dict) -> numpy.ndarray:
-    """The preview's entries as floats (NaN where it holds NaN): for tests and tools."""
-    codes = numpy.frombuffer(b64decode(preview["q"]), dtype=numpy.uint8)
-    codes = codes.reshape(preview["rows"], preview["cols"])
-    low, high = preview["lo"] or 0.0, preview["hi"] or 0.0
-    values = low + codes.astype(numpy.float64) / 254.0 * (high - low)
-    values[codes == 255] = numpy.nan
-    return values
 
 
 def to_json(summary):
