@@ -6,6 +6,7 @@ import re
 
 import pytest
 from conftest import ARTIFACTS
+from contrast import measuring
 from lab_harness import open_notebook, run_all_cells, write_notebook
 
 pytestmark = pytest.mark.browser
@@ -24,17 +25,9 @@ CELLS = [
 ]
 
 # WCAG 2 contrast of a label's fill (text colour) on its shape's fill, from computed styles.
-CONTRASTS = """(graph) => {
-  const canvas = document.createElement('canvas'); canvas.width = canvas.height = 1;
-  const ctx = canvas.getContext('2d', { willReadFrequently: true });
-  const rgb = (css) => { ctx.clearRect(0, 0, 1, 1); ctx.fillStyle = '#000'; ctx.fillStyle = css;
-    ctx.fillRect(0, 0, 1, 1); return Array.from(ctx.getImageData(0, 0, 1, 1).data.slice(0, 3)); };
-  const linear = (v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; };
-  const lum = (c) => { const [r, g, b] = c.map(linear); return 0.2126 * r + 0.7152 * g + 0.0722 * b; };
-  const ratio = (a, b) => {
-    const [l1, l2] = [lum(a), lum(b)].sort((p, q) => q - p); return (l1 + 0.05) / (l2 + 0.05); };
+CONTRASTS = measuring("""
   const out = [];
-  for (const node of graph.querySelectorAll('g.ag-node:not(.ag-hidden)')) {
+  for (const node of root.querySelectorAll('g.ag-node:not(.ag-hidden)')) {
     const shape = node.querySelector('.ag-shape'), label = node.querySelector('.ag-label');
     if (!shape || !label) continue;
     const role = node.classList.contains('ag-error-node') ? 'error'
@@ -43,7 +36,7 @@ CONTRASTS = """(graph) => {
     out.push({ role, text: label.textContent, ratio: ratio(...fills) });
   }
   return out;
-}"""
+""")
 
 
 def run_cell(page, index):

@@ -6,6 +6,8 @@ import json
 import numpy as np
 import pytest
 from conftest import ARTIFACTS, ROOT
+from contrast import measuring
+from example_graphs import readme_example
 from view_page import counter, ignore_favicon, open_view
 
 import ag_jupyter as ag
@@ -43,14 +45,7 @@ def boxes_overlap(page):
 
 
 def test_readme_example_shows_every_value_and_at_the_end_every_leaf_grad(page, site):
-    with ag.trace() as tr:
-        a = ag.tensor(2.0, requires_grad=True)
-        b = ag.tensor(-3.0, requires_grad=True)
-        c = ag.tensor(10.0, requires_grad=True)
-        d = ag.tensor(4.0, requires_grad=True)
-        e = a * b + ag.log(d) * c
-        e.backward()
-    names = dict(a=a, b=b, c=c, d=d, e=e)
+    tr, names = readme_example()
     doc = open_doc(page, site, tr, names, "readme_values")
     total = len(doc["events"])
     page.click("button[data-action=last]")  # one press to the end: no node clicked
@@ -164,14 +159,7 @@ def test_forward_captions_are_the_arithmetic_with_the_engines_numbers(page, site
 
 
 def test_predict_mode_asks_judges_and_records_each_leafs_gradient(page, site):
-    with ag.trace() as tr:
-        a = ag.tensor(2.0, requires_grad=True)
-        b = ag.tensor(-3.0, requires_grad=True)
-        c = ag.tensor(10.0, requires_grad=True)
-        d = ag.tensor(4.0, requires_grad=True)
-        e = a * b + ag.log(d) * c
-        e.backward()
-    names = dict(a=a, b=b, c=c, d=d, e=e)
+    tr, names = readme_example()
     doc = open_doc(page, site, tr, names, "predict", predict=True)
     assert page.get_attribute("button[data-action=predict]", "aria-pressed") == "true"
     total = len(doc["events"])
@@ -246,15 +234,7 @@ def test_the_view_follows_the_step_and_f_fits_the_whole_graph(page, site):
     assert ignore_favicon(page.console_errors) == []
 
 
-TEXT_CONTRAST = """() => {
-  const canvas = document.createElement('canvas'); canvas.width = canvas.height = 1;
-  const ctx = canvas.getContext('2d', { willReadFrequently: true });
-  const rgb = (css) => { ctx.clearRect(0, 0, 1, 1); ctx.fillStyle = '#000'; ctx.fillStyle = css;
-    ctx.fillRect(0, 0, 1, 1); return Array.from(ctx.getImageData(0, 0, 1, 1).data.slice(0, 3)); };
-  const linear = (v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; };
-  const lum = (c) => { const [r, g, b] = c.map(linear); return 0.2126 * r + 0.7152 * g + 0.0722 * b; };
-  const ratio = (a, b) => {
-    const [l1, l2] = [lum(a), lum(b)].sort((p, q) => q - p); return (l1 + 0.05) / (l2 + 0.05); };
+TEXT_CONTRAST = measuring("""
   const out = [];
   for (const node of document.querySelectorAll('g.ag-node[data-kind=tensor]:not(.ag-hidden)')) {
     const fill = rgb(getComputedStyle(node.querySelector('.ag-shape')).fill);
@@ -264,7 +244,7 @@ TEXT_CONTRAST = """() => {
     }
   }
   return out;
-}"""
+""")
 
 
 @pytest.mark.parametrize("theme", ["light", "dark"])

@@ -9,6 +9,7 @@ import re
 import numpy as np
 import pytest
 from conftest import ARTIFACTS, ROOT
+from example_graphs import readme_example
 from view_page import counter, ignore_favicon, open_view
 
 import ag_jupyter as ag
@@ -17,17 +18,6 @@ from ag_jupyter.widgets.labels import label_trace
 pytestmark = pytest.mark.browser
 NUMBER = re.compile(r"-?\d+(?:\.\d+)?(?:e-?\d+)?")
 INTERNAL_ID = re.compile(r"\b(?:t|op)\d+\b")
-
-
-def readme_example():
-    with ag.trace() as tr:
-        a = ag.tensor(2.0, requires_grad=True)
-        b = ag.tensor(-3.0, requires_grad=True)
-        c = ag.tensor(10.0, requires_grad=True)
-        d = ag.tensor(4.0, requires_grad=True)
-        e = a * b + ag.log(d) * c
-        e.backward()
-    return tr, dict(a=a, b=b, c=c, d=d, e=e)
 
 
 def shared_input():
