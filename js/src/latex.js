@@ -3,6 +3,7 @@
 // when the tensors are small. Pure: no DOM. Names come from the learner's code, so
 // they are escaped into \text{...}; KaTeX renders with trust: false as well.
 import { num, nested, nodeName, tensorName } from "./format.js";
+import { shapeNote } from "./stepnotes.js";
 
 const SPECIAL = { "\\": "\\textbackslash{}", "{": "\\{", "}": "\\}", "$": "\\$", "&": "\\&", "#": "\\#",
   "^": "\\textasciicircum{}", "_": "\\_", "%": "\\%", "~": "\\textasciitilde{}" };
@@ -153,6 +154,9 @@ export function stepLatex(index, event) {
     tex += ` = ${latexValue(g.grad)}`;
     text += ` = ${plain(g.grad)}`;
     const line = { arg: g.arg, node: g.node, tex, text };
+    const outNode = outputOf(index, event.node);
+    const note = node && outNode && shapeNote(op && op.op, x.text, node.shape, outNode.shape);
+    if (note) line.note = note;
     if (several) {
       const held = g.total || g.grad;
       const who = node && node.is_leaf ? `${x.text}.grad` : `∂${L.text}/∂${x.text}`;

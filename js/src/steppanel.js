@@ -35,7 +35,8 @@ export function createStepPanel(container) {
     shownMath = !defer || !s;
     if (defer && s) {
       math.replaceChildren(...s.lines.flatMap((line) => [plain(line.text, "ag-product"),
-        ...(line.total ? [plain(line.total.text, "ag-total")] : [])]));
+        ...(line.total ? [plain(line.total.text, "ag-total")] : []),
+        ...(line.note ? [plain(line.note, "ag-shape-note")] : [])]));
       timer = setTimeout(() => { typeset(s); shownMath = true; }, DEFER_MS);
     } else {
       typeset(s);
@@ -57,6 +58,7 @@ export function createStepPanel(container) {
     for (const line of s.lines) {
       tex(line.tex, "ag-product", line.text);
       if (line.total) tex(line.total.tex, "ag-total", line.total.text);
+      if (line.note) math.appendChild(plain(line.note, "ag-shape-note"));
     }
   }
 

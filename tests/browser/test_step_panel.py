@@ -106,6 +106,7 @@ def test_every_number_on_the_step_panel_is_the_traces(page, site, make):
     total = len(doc["events"])
     last_step = max(i for i, e in enumerate(doc["events"]) if e["type"] == "backward_step")
     last_shown: dict = {}  # node id -> what the panel last said it holds
+    notes = set()
     for index, event in enumerate(doc["events"]):
         page.click("button[data-action=step]")
         assert counter(page) == f"{index + 1} / {total}"
@@ -120,6 +121,7 @@ def test_every_number_on_the_step_panel_is_the_traces(page, site, make):
         sent = [g for g in event["grad_inputs"] if g["node"] or g["grad"]]  # not Python constants
         assert len(products) == len(sent), visible
         total_lines = iter(totals)
+        notes.update(n.inner_text() for n in panel.locator(".ag-shape-note").all())
         for line, g in zip(products, sent):
             text = plain(line.locator(".katex-html").inner_text())
             if g["grad"] is None:
@@ -139,6 +141,8 @@ def test_every_number_on_the_step_panel_is_the_traces(page, site, make):
             last_shown[g["node"]] = values(held)
         if index == last_step:
             page.locator(".ag-graph").screenshot(path=str(ARTIFACTS / f"step-panel-{make.__name__}.png"))
+    if make is broadcast_bias_matmul:  # the sum a broadcast undoes is said, in the learner's names
+        assert "bias was broadcast over 2 rows: its gradient sums them" in notes, notes
     labels = page.eval_on_selector_all("g.ag-node .ag-label", "els => els.map(e => e.textContent)")
     assert not [label for label in labels if INTERNAL_ID.search(label)], labels
     # the last thing the panel said of each leaf is the engine's .grad
