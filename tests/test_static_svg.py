@@ -135,7 +135,7 @@ def test_minimal_and_empty_documents_still_draw():
 
 def test_number_and_grad_formatting():
     assert [number(v) for v in (2.0, -3, 1.38629436, 1e-8, "NaN", True)] == \
-        ["2", "-3", "1.386", "1e-08", "NaN", "True"]
+        ["2", "-3", "1.386", "1×10⁻⁸", "NaN", "True"]
     assert grad_text({"grad": {"shape": [2], "values": [1.0, 0.5]}}) == "grad = [1,0.5]"
     assert grad_text({"grad": {"shape": [5], "values": [0.0] * 5}}) is None
     assert grad_text({"grad": {"shape": [40, 50], "min": 0}}) is None
@@ -171,3 +171,11 @@ def test_values_and_constants_are_drawn_as_the_widget_draws_them():
     assert grid[1:3] == ["1    2", "3  4.5"]
     assert next(line for line in lines if line[0].startswith("param [5,6]"))[1] == "min 0  max 29"
     assert "435" in firsts  # a constant named by its value is not written "435 = 435"
+
+
+def test_numbers_are_written_as_the_widget_writes_them():
+    # one table, read by this test and by js/test/format.test.mjs for num()
+    from ag_jupyter.widgets.static_values import number
+
+    for value, text in json.loads((FIXTURES / "numbers.json").read_text(encoding="utf-8")):
+        assert number(value) == text, value

@@ -8,13 +8,29 @@ import math
 GRID_MAX = 4
 
 
+_SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
+
+
 def number(value) -> str:
-    """A summary number, short: 4 significant digits (``NaN``/``Infinity`` stay words)."""
+    """A summary number as the widget writes it (js/src/format.js ``num``): integers as
+    they are, else 4 significant digits, and outside 1e-3..1e5 as ``4.876×10⁻⁴``
+    (``NaN``/``Infinity`` stay words).
+
+    >>> number(-0.0004876), number(2.5), number(123456.7), number(3.0)
+    ('-4.876×10⁻⁴', '2.5', '1.235×10⁵', '3')
+    """
     if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return str(value)
+    if math.isnan(value) or math.isinf(value):
         return str(value)
     if isinstance(value, int) or float(value).is_integer() and abs(value) < 1e6:
         return str(int(value))
-    return f"{value:.4g}"
+    short = f"{value:.4g}"  # rounding can carry 99999.5 past 1e5: then it is a power too
+    if value != 0 and (not 1e-3 <= abs(value) < 1e5 or "e" in short):
+        mantissa, exponent = f"{value:.3e}".split("e")
+        mantissa = mantissa.rstrip("0").rstrip(".")
+        return f"{mantissa}×10{str(int(exponent)).translate(_SUPERSCRIPT)}"
+    return short
 
 
 def is_scalar(summary) -> bool:

@@ -23,13 +23,15 @@ export function num(v) {
   if (Object.is(x, -0)) return "0";
   if (Number.isInteger(x) && Math.abs(x) < 1e6) return String(x);
   const a = Math.abs(x);
-  if (a !== 0 && (a < 1e-3 || a >= 1e5)) {
+  const short = x.toPrecision(4); // rounding can carry 99999.5 past 1e5: then it is a power too
+  if (a !== 0 && (a < 1e-3 || a >= 1e5 || short.includes("e"))) { // as a person writes it: 4.876×10⁻⁴
     const [m, e] = x.toExponential(3).split("e");
-    return `${trimZeros(m)}e${Number(e)}`;
+    return `${trimZeros(m)}×10${String(Number(e)).replace(/[-\d]/g, (c) => SUPERSCRIPT[c])}`;
   }
-  return trimZeros(x.toPrecision(4));
+  return trimZeros(short);
 }
 
+const SUPERSCRIPT = { "-": "⁻", 0: "⁰", 1: "¹", 2: "²", 3: "³", 4: "⁴", 5: "⁵", 6: "⁶", 7: "⁷", 8: "⁸", 9: "⁹" };
 const trimZeros = (s) => (s.includes(".") ? s.replace(/0+$/, "").replace(/\.$/, "") : s);
 
 /** "[3, 3]"; "[]" for a scalar; "?" when unknown. */

@@ -18,13 +18,25 @@ export function latexValue(s) {
   if (!s) return "\\text{None}";
   const values = nested(s);
   if (values === null) return `\\text{${latexEscape(`[${(s.shape || []).join(", ")}] tensor`)}}`;
-  const n = (v) => { const t = num(v); return t === "inf" ? "\\infty" : t === "-inf" ? "-\\infty" : t === "nan" ? "\\text{nan}" : t; };
+  const n = texNumber;
   if (!Array.isArray(values)) return n(values);
   const rows = Array.isArray(values[0]) ? values : [values];
   if (rows.length > 4 || rows[0].length > 4 || Array.isArray(rows[0][0])) {
     return `\\text{${latexEscape(`[${(s.shape || []).join(", ")}] tensor`)}}`;
   }
   return `\\begin{bmatrix}${rows.map((r) => r.map(n).join(" & ")).join(" \\\\ ")}\\end{bmatrix}`;
+}
+
+const FROM_SUPERSCRIPT = { "⁻": "-", "⁰": "0", "¹": "1", "²": "2", "³": "3", "⁴": "4", "⁵": "5", "⁶": "6",
+  "⁷": "7", "⁸": "8", "⁹": "9" };
+
+/** A number as LaTeX, formatted as on the rest of the screen (num): 4.876 × 10^{-4}. */
+export function texNumber(v) {
+  const t = num(v);
+  if (t === "inf" || t === "-inf") return t.replace("inf", "\\infty");
+  if (t === "nan") return "\\text{nan}";
+  const power = /^(-?[\d.]+)×10([⁻⁰¹²³⁴⁵⁶⁷⁸⁹]+)$/.exec(t);
+  return power ? `${power[1]} \\times 10^{${[...power[2]].map((c) => FROM_SUPERSCRIPT[c]).join("")}}` : t;
 }
 
 const isScalar = (s) => !!s && Array.isArray(s.values) && s.values.length === 1;
@@ -148,7 +160,7 @@ export function stepLatex(index, event) {
     let tex = `${lhs} ${d(L.tex, out.tex)} \\cdot ${d(out.tex, x.tex)}`;
     let text = `${several ? "this path: " : ""}∂${L.text}/∂${x.text} ${several ? "+=" : "="} ∂${L.text}/∂${out.text} · ∂${out.text}/∂${x.text}`;
     if (isScalar(go) && isScalar(g.grad) && typeof g.local === "number") {
-      tex += ` = ${paren(num(go.values[0]))} \\cdot ${paren(num(g.local))}`;
+      tex += ` = ${paren(texNumber(go.values[0]))} \\cdot ${paren(texNumber(g.local))}`;
       text += ` = ${num(go.values[0])} · ${num(g.local)}`;
     }
     tex += ` = ${latexValue(g.grad)}`;

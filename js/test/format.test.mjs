@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { num, shapeText, shapeCompact, nodeText, nodeName, summaryText, badgeText, edgeGradText, base64Bytes, decodePreview, heatGrid, heatColor, caption, nested, toNumber } from "../src/format.js";
-import { stepLatex, stepText, latexEscape, latexValue, nameFormula } from "../src/latex.js";
+import { stepLatex, stepText, latexEscape, latexValue, nameFormula, texNumber } from "../src/latex.js";
 import { indexTrace, stateAt } from "../src/timeline.js";
 import { fixture } from "./helpers/fixtures.mjs";
 
@@ -9,8 +9,9 @@ test("numbers: integers plain, 4 significant digits, exponents for tiny/huge, Na
   assert.equal(num(-3), "-3");
   assert.equal(num(1.3862943649291992), "1.386");
   assert.equal(num(0.5), "0.5");
-  assert.equal(num(2.5e-6), "2.5e-6");
-  assert.equal(num(123456.7), "1.235e5");
+  assert.equal(num(2.5e-6), "2.5×10⁻⁶");
+  assert.equal(num(123456.7), "1.235×10⁵");
+  assert.equal(num(-4.876e-4), "-4.876×10⁻⁴");
   assert.equal(num("NaN"), "nan");
   assert.equal(num("-Infinity"), "-inf");
   assert.equal(num(-0), "0");
@@ -151,4 +152,18 @@ test("a linear layer's formula speaks of its own bias, input and weight", () => 
   const bias = idx.nodes.get(idx.inputs.get(step.node).find((e) => e.arg === 0).src);
   assert.ok(formula.includes(`{\\text{${bias.label.replace(/_/g, "\\_")}}}`), formula);
   assert.doesNotMatch(formula.replace(/\\[A-Za-z]+/g, ""), /(^|[^A-Za-z])[bAB]([^A-Za-z]|$)/, formula);
+});
+
+test("small and large numbers read as a person writes them, in text and in LaTeX", () => {
+  assert.equal(texNumber(-4.876e-4), "-4.876 \\times 10^{-4}");
+  assert.equal(texNumber(123456.7), "1.235 \\times 10^{5}");
+  assert.equal(texNumber(2.5), "2.5");
+  assert.equal(texNumber(Infinity), "\\infty");
+  assert.equal(latexValue({ shape: [2], values: [1e-5, 2], nan: 0, inf: 0 }), "\\begin{bmatrix}1 \\times 10^{-5} & 2\\end{bmatrix}");
+});
+
+test("numbers are written as the static picture writes them (one table for both)", async () => {
+  const { readFileSync } = await import("node:fs");
+  const table = JSON.parse(readFileSync(new URL("../../tests/fixtures/numbers.json", import.meta.url)));
+  for (const [value, text] of table) assert.equal(num(value), text, String(value));
 });

@@ -17,6 +17,9 @@ from ag_jupyter.widgets.labels import label_trace
 
 pytestmark = pytest.mark.browser
 NUMBER = re.compile(r"-?\d+(?:\.\d+)?(?:e-?\d+)?")
+# the screen writes 4.876×10⁻⁴ (KaTeX: 4.876×10 with a raised −4): read it back as 4.876e-4
+POWER = re.compile(r"(-?\d+(?:\.\d+)?)\s*×\s*10\s*([⁻⁰¹²³⁴⁵⁶⁷⁸⁹]+|-?\d+)")
+SUPERSCRIPTS = str.maketrans("⁻⁰¹²³⁴⁵⁶⁷⁸⁹", "-0123456789")
 INTERNAL_ID = re.compile(r"\b(?:t|op)\d+\b")
 
 
@@ -67,7 +70,8 @@ def plain(text: str) -> str:
 
 
 def numbers(text: str) -> list:
-    return [float(n) for n in NUMBER.findall(text.replace("\u2212", "-"))]
+    text = POWER.sub(lambda m: f"{m.group(1)}e{m.group(2).translate(SUPERSCRIPTS)}", plain(text))
+    return [float(n) for n in NUMBER.findall(text)]
 
 
 def values(summary) -> list:
