@@ -41,8 +41,11 @@ export function drawTensor(g, d, box) {
     const w = colWidths(v.rows).reduce((a, b) => a + b, 0) + COL_GAP * (v.rows[0].length - 1);
     const gridLeft = c.grad ? -w - COL_GAP : -w / 2;
     grid(g, v.rows, gridLeft, top + LINE * (c.grad ? 2 : 1), "ag-value ag-value-grid");
-    if (c.grad) {
+    if (c.grad) { // two grids side by side: each names itself, a rule between them
+      el(g, "text", { class: "ag-grad-key", x: gridLeft, y: top + LINE * 1.5, dy: "0.35em" }, "value");
       el(g, "text", { class: "ag-grad-key", x: COL_GAP, y: top + LINE * 1.5, dy: "0.35em" }, "grad");
+      el(g, "line", { class: "ag-grid-rule", x1: COL_GAP / 2, x2: COL_GAP / 2, y1: top + LINE * 1.1,
+        y2: top + LINE * (2 + v.rows.length) - 6 });
       gradAt = { kind: "grid", x: COL_GAP, y: top + LINE * 2, rows: v.rows.length };
     }
   } else if (v && v.kind === "large") {
