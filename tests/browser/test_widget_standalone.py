@@ -4,6 +4,7 @@ in js/README.md: labels, stepping, grad badges, keyboard, errors, XSS, inspector
 collapse, export. (The JupyterLab test drives the same hooks through a notebook.)
 """
 import json
+import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
@@ -138,3 +139,20 @@ def test_a_document_of_another_major_version_shows_a_message_not_a_drawing(page,
     assert "version 2.0 trace document" in page.locator(".ag-doc-problem").inner_text()
     assert page.locator(".ag-canvas g.ag-node:visible").count() == 0
     assert ignore_favicon(page.console_errors) == []
+
+
+def test_the_exported_svg_keeps_what_the_screen_shows(page, site):
+    # mid-backward: values on the nodes, gradients beside them, the gradients the walked
+    # edges carry back; the exported file must say all of it, as the screen does
+    open_view(page, site, "e_labelled", step=19)
+    on_screen = set(page.eval_on_selector_all(".ag-svg text", "els => els.filter(e => e.getClientRects().length)"
+                                                             ".map(e => e.textContent)"))
+    edge_labels = {t for t in on_screen if t.startswith("←")}
+    assert edge_labels and "a = 2" in "".join(on_screen)
+    with page.expect_download() as svg:
+        page.click("button[data-action=export-svg]")
+    root = ET.fromstring(Path(svg.value.path()).read_text())
+    texts = {"".join(t.itertext()) for t in root.iter("{http://www.w3.org/2000/svg}text")}
+    assert edge_labels <= texts, (edge_labels, texts)
+    for shown in ("a = 2", "b = -3", "log(d) = 1.386", "grad = ", "2.5", "1.386"):
+        assert shown in texts, (shown, texts)
