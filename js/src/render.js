@@ -5,6 +5,7 @@
 // Every label goes in with .text() (textContent): never as HTML.
 import { select } from "d3-selection";
 import { zoom, zoomIdentity } from "d3-zoom";
+import { createMinimap } from "./minimap.js";
 import { edgePath } from "./layout.js";
 import { edgeGradText } from "./format.js";
 import { drawTensor, updateGrad } from "./nodedraw.js";
@@ -31,6 +32,7 @@ export function createGraphView(container, { onSelect = () => {}, onOpen = () =>
   let lod = false;
   const zoomer = zoom().scaleExtent([0.01, 4]).on("zoom", (ev) => {
     viewport.attr("transform", ev.transform);
+    minimap.update(ev.transform, svg.node().clientWidth, svg.node().clientHeight);
     const low = ev.transform.k < LOD_SCALE;
     if (low !== lod) { lod = low; svg.classed("ag-lod", low); }
   });
@@ -42,11 +44,13 @@ export function createGraphView(container, { onSelect = () => {}, onOpen = () =>
   // the widget is not in the document yet (anywidget renders before attaching).
   zoomer.extent(function () { return [[0, 0], [this.clientWidth || 800, this.clientHeight || 400]]; });
   svg.call(zoomer).on("dblclick.zoom", null);
+  const minimap = createMinimap(container, { onPan: (x, y) => svg.call(zoomer.translateTo, x, y) });
 
   let nodes = new Map(), edges = new Map(), layout = null, direction = "LR";
 
   function setGraph(display, lay, dir) {
     layout = lay;
+    minimap.setGraph(lay);
     direction = dir;
     nodes = new Map();
     edges = new Map();
@@ -184,7 +188,7 @@ export function createGraphView(container, { onSelect = () => {}, onOpen = () =>
   svg.on("click", () => onSelect(""));
   return {
     svg: svg.node(), setGraph, update, fit, reveal,
-    destroy: () => { svg.on(".zoom", null); svg.remove(); },
+    destroy: () => { svg.on(".zoom", null); svg.remove(); minimap.destroy(); },
   };
 }
 

@@ -156,3 +156,21 @@ def test_the_exported_svg_keeps_what_the_screen_shows(page, site):
     assert edge_labels <= texts, (edge_labels, texts)
     for shown in ("a = 2", "b = -3", "log(d) = 1.386", "grad = ", "2.5", "1.386"):
         assert shown in texts, (shown, texts)
+
+
+def test_a_minimap_shows_where_the_view_is_on_a_large_graph_and_pans_there(page, site):
+    page.goto(site + "?synth=300&step=0")
+    page.wait_for_function("window.viewReady === true", timeout=30_000)
+    page.wait_for_selector(".ag-graph g.ag-node", state="attached")
+    page.click("button[data-action=last]")
+    minimap = page.locator(".ag-minimap")
+    assert minimap.is_visible(), "a graph larger than the view gets an overview"
+    frame = page.locator(".ag-minimap-frame").bounding_box()
+    box = minimap.bounding_box()
+    assert frame["width"] < box["width"], "the frame shows the part on screen, not the whole"
+    before = page.get_attribute(".ag-viewport", "transform")
+    minimap.click(position={"x": box["width"] - 6, "y": box["height"] / 2})  # the far end of the graph
+    page.wait_for_function("b => document.querySelector('.ag-viewport').getAttribute('transform') !== b", arg=before)
+    open_view(page, site, "e_labelled", step=22)  # a small graph fits: no overview
+    assert not page.locator(".ag-minimap").is_visible()
+    assert ignore_favicon(page.console_errors) == []
