@@ -122,7 +122,17 @@ export function displayState(display, state) {
   return { visible, current: g(state.current), lit, active, grads: mapKeys(state.grads),
     received: mapKeys(state.received || new Map()), phase: state.phase,
     nonfinite: mapKeys(state.nonfinite), gradNone: mapSet(state.gradNone), stepped: mapSet(state.stepped),
-    error: state.error ? g(state.error.node) : null };
+    error: state.error ? g(state.error.node) : null, dead: allMembers(display, state.dead || new Set()) };
+}
+
+// The display nodes all of whose members are in `ids` (a module box is dead only whole).
+function allMembers(display, ids) {
+  const total = new Map(), hit = new Map();
+  for (const [member, group] of display.groupOf) {
+    total.set(group, (total.get(group) || 0) + 1);
+    if (ids.has(member)) hit.set(group, (hit.get(group) || 0) + 1);
+  }
+  return new Set([...hit].filter(([group, n]) => n === total.get(group)).map(([group]) => group));
 }
 
 // One gradient per tensor that the document sends it (its op's grad_output, or a

@@ -104,6 +104,7 @@ export function createGraphView(container, { onSelect = () => {}, onOpen = () =>
       if (ds.error === id) flags.push("ag-error-node");
       if (ds.nonfinite.has(id)) flags.push("ag-nonfinite");
       if (ds.gradNone.has(id)) flags.push("ag-grad-none");
+      if (ds.dead && ds.dead.has(id)) flags.push("ag-dead");
       if (extra.added && extra.added.has(id)) flags.push("ag-pass-added");
       if (extra.unused && extra.unused.has(id)) flags.push("ag-pass-unused");
       setClass(n, flags.join(" "));

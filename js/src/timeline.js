@@ -135,9 +135,24 @@ export function stateAt(index, step) {
     }
   }
   const current = step > 0 ? eventNode(event) : null;
+  const dead = phase === "done" ? deadBranches(index, pass, visible, stepped, arrived, grads) : new Set();
   const active = activeEdges(index, step > 0 ? event : null);
   return { step, total, phase, pass, event: step > 0 ? event : null, current, visible, grads, arrived,
-    received, stepped, lit, active, nonfinite, gradNone, error };
+    received, stepped, lit, active, nonfinite, gradNone, error, dead };
+}
+
+// After a pass's backward, what it never reached: ops it did not step, tensors that
+// require grad yet got no gradient (a branch the loss does not depend on). Constants
+// are drawn as constants already.
+function deadBranches(index, pass, visible, stepped, arrived, grads) {
+  const dead = new Set();
+  for (const id of visible) {
+    const node = index.nodes.get(id);
+    if (!node || (index.nodePass.get(id) || 0) !== pass) continue;
+    if (node.kind === "op" ? !stepped.has(id)
+      : node.requires_grad && !arrived.has(id) && !grads.has(id) && !index.roots.has(id)) dead.add(id);
+  }
+  return dead;
 }
 
 // Edges that carry the current event's gradient: the op's output edge (the

@@ -158,3 +158,27 @@ test("each pass shows its own gradients; grad None at the end of a pass clears a
     assert.deepEqual([...end.grads.keys()].sort(), [...mine].sort(), `pass ${p.index}`);
   }
 });
+
+test("after backward, a branch the loss does not depend on is dead; the rest is not", () => {
+  const doc = {
+    nodes: [
+      { id: "t0", kind: "tensor", requires_grad: true, is_leaf: true },
+      { id: "op0", kind: "op", op: "MulBackward0" }, { id: "t1", kind: "tensor", requires_grad: true },
+      { id: "op1", kind: "op", op: "ExpBackward0" }, { id: "t2", kind: "tensor", requires_grad: true },
+    ],
+    edges: [{ src: "t0", dst: "op0", arg: 0 }, { src: "op0", dst: "t1", arg: 0 },
+      { src: "t0", dst: "op1", arg: 0 }, { src: "op1", dst: "t2", arg: 0 }],
+    events: [
+      { type: "create", node: "t0" }, { type: "create", node: "op0" }, { type: "create", node: "t1" },
+      { type: "create", node: "op1" }, { type: "create", node: "t2" },  // t2 = exp(t0): never used
+      { type: "backward_begin", roots: ["t1"] },
+      { type: "backward_step", node: "op0", grad_output: { shape: [], values: [1] },
+        grad_inputs: [{ arg: 0, node: "t0", grad: { shape: [], values: [2] } }] },
+      { type: "accumulate", node: "t0", grad: { shape: [], values: [2] } },
+      { type: "backward_end", completed: true, grad_none: [] },
+    ],
+  };
+  const idx = indexTrace(doc);
+  assert.deepEqual([...stateAt(idx, 8).dead], [], "nothing is dead before the backward ends");
+  assert.deepEqual([...stateAt(idx, 9).dead].sort(), ["op1", "t2"]);
+});

@@ -174,3 +174,25 @@ def test_a_minimap_shows_where_the_view_is_on_a_large_graph_and_pans_there(page,
     open_view(page, site, "e_labelled", step=22)  # a small graph fits: no overview
     assert not page.locator(".ag-minimap").is_visible()
     assert ignore_favicon(page.console_errors) == []
+
+
+def test_after_backward_a_branch_the_loss_does_not_depend_on_is_dimmed(page, site):
+    import ag_jupyter as ag
+    from ag_jupyter.widgets.labels import label_trace
+
+    with ag.trace() as tr:
+        x = ag.tensor(2.0, requires_grad=True)
+        unused = ag.exp(x)  # computed, never part of the loss
+        loss = x * 3
+        loss.backward()
+    label_trace(tr, {"x": x, "unused": unused, "loss": loss})
+    path = ROOT / "test-artifacts" / "docs" / "dead_branch.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(tr.to_dict()))
+    open_view(page, site, "test-artifacts/docs/dead_branch.json", step=0)
+    page.click("button[data-action=last]")
+    dimmed = page.eval_on_selector_all("g.ag-node.ag-dead .ag-label", "els => els.map(e => e.textContent)")
+    assert dimmed == ["exp", "unused"], dimmed
+    opacity = page.eval_on_selector("g.ag-node.ag-dead", "e => getComputedStyle(e).opacity")
+    assert float(opacity) < 0.6
+    assert page.locator("g.ag-node.ag-dead", has_text="loss").count() == 0
