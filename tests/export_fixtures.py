@@ -5,17 +5,13 @@ import copy
 import os
 from pathlib import Path
 
+from example_graphs import README_CELL
+
 ROOT = Path(__file__).resolve().parents[1]
 TUTORIAL_1 = ROOT / "notebooks" / "01_computational_graphs.ipynb"
 README_CELLS = [
     "%load_ext ag_jupyter\nimport ag_jupyter as ag",
-    "%%autograd\n"
-    "a = ag.tensor(2.0, requires_grad=True)\n"
-    "b = ag.tensor(-3.0, requires_grad=True)\n"
-    "c = ag.tensor(10.0, requires_grad=True)\n"
-    "d = ag.tensor(4.0, requires_grad=True)\n"
-    "e = a*b + ag.log(d)*c\n"
-    "e.backward()",
+    "%%autograd\n" + README_CELL,
     "with ag.trace() as tr:\n"
     "    x = ag.tensor([1.0, 2.0], requires_grad=True)\n"
     "    (x * x).sum().backward()\n"

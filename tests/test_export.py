@@ -91,7 +91,7 @@ def test_the_exporter_is_an_nbconvert_entry_point():
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())
     target = project["project"]["entry-points"]["nbconvert.exporters"]["ag_html"]
     assert target == "ag_jupyter.export:SteppableHTMLExporter"
-    assert SteppableHTMLExporter.export_from_notebook  # listed in JupyterLab's export menu
+    assert SteppableHTMLExporter.export_from_notebook  # the classic Notebook's menu label (Lab uses the name)
     from importlib.metadata import distribution, entry_points
 
     installed = distribution("ag_jupyter")

@@ -6,7 +6,6 @@ import pytest
 
 pytest.importorskip("anywidget")
 from IPython.core.error import UsageError  # noqa: E402
-from IPython.testing import globalipapp  # noqa: E402
 from IPython.utils.capture import capture_output  # noqa: E402
 from trace_checks import events
 
@@ -36,20 +35,6 @@ other = TwoLayer()
 inputs = ag.randn(5, 3)
 loss = (model(inputs) - other(inputs)).pow(2).mean()
 """
-
-
-@pytest.fixture(scope="module")
-def ip():
-    import builtins
-
-    globalipapp.start_ipython()  # once per process; later calls return None
-    shell = globalipapp.get_ipython()  # rebound to the shell by the first start
-    # Python's own displayhook (doctests run earlier in the session) leaves a builtins._,
-    # and IPython then never sets the user's `_`: a test artefact, not a notebook's situation.
-    builtins.__dict__.pop("_", None)
-    shell.run_cell("%load_ext ag_jupyter", store_history=True)
-    shell.user_ns["ag"] = ag
-    return shell
 
 
 def run(ip, cell: str, expect_error: type | None = None):

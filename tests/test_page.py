@@ -9,29 +9,16 @@ import re
 import pytest
 
 pytest.importorskip("anywidget")
+from example_graphs import README_CELL, readme_example  # noqa: E402
 from IPython.core.error import UsageError  # noqa: E402
-from IPython.testing import globalipapp  # noqa: E402
 
 import ag_jupyter as ag  # noqa: E402
 from ag_jupyter.widgets import page  # noqa: E402
 
-README_CELL = """\
-a = ag.tensor(2.0, requires_grad=True)
-b = ag.tensor(-3.0, requires_grad=True)
-c = ag.tensor(10.0, requires_grad=True)
-d = ag.tensor(4.0, requires_grad=True)
-e = a * b + ag.log(d) * c
-e.backward()
-"""
 DATA = re.compile(r'<script type="application/json" class="ag-graph-data">(.*?)</script>', re.S)
 
-pytestmark = pytest.mark.skipif(not (page.STATIC / "page.js").exists(),
-                                reason="the widget bundle is not built (npm run build in js/)")
-
-
 def e_widget(**view):
-    with ag.trace() as tr:
-        exec(README_CELL, {"ag": ag}, names := {})  # noqa: S102
+    tr, names = readme_example()
     return ag.show(tr, names=names, **view)
 
 
@@ -104,18 +91,6 @@ def test_a_failed_write_leaves_the_old_page_and_no_half_page(tmp_path, monkeypat
     with pytest.raises(PermissionError, match=f"cannot write the page to '{target}': Permission denied"):
         e_widget().write_html(target)
     assert target.read_text() == "the old page" and os.listdir(tmp_path) == ["g.html"]
-
-
-@pytest.fixture(scope="module")
-def ip():
-    import builtins
-
-    globalipapp.start_ipython()
-    shell = globalipapp.get_ipython()
-    builtins.__dict__.pop("_", None)
-    shell.run_cell("%load_ext ag_jupyter", store_history=True)
-    shell.user_ns["ag"] = ag
-    return shell
 
 
 def test_autograd_html_writes_the_cells_page(ip, tmp_path):

@@ -44,6 +44,40 @@ def _preset_settings(settings_dir: Path) -> None:
         json.dumps({"fetchNews": "false", "checkForUpdates": False}))
 
 
+def server_env() -> dict:
+    # the kernel must import this checkout's ag_jupyter even where it is not pip-installed
+    repo = str(Path(__file__).resolve().parents[2])
+    path = os.pathsep.join(p for p in (repo, os.environ.get("PYTHONPATH", "")) if p)
+    return {**os.environ, "JUPYTER_PLATFORM_DIRS": "1", "PYTHONPATH": path}
+
+
+@contextlib.contextmanager
+def running_server(command: list, probe: str, log_path: Path, name: str):
+    """Run ``command`` until ``probe`` (a URL) answers (90 s at most); stop it after."""
+    log = open(log_path, "w")
+    server = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, env=server_env())
+    try:
+        deadline = time.time() + 90
+        while True:
+            if server.poll() is not None:
+                raise RuntimeError(f"{name} exited early; see {log_path}")
+            try:
+                urllib.request.urlopen(probe, timeout=2)
+                break
+            except OSError:
+                if time.time() > deadline:
+                    raise RuntimeError(f"{name} did not answer in 90 s; see {log_path}") from None
+                time.sleep(0.5)
+        yield
+    finally:
+        server.terminate()
+        try:
+            server.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            server.kill()
+        log.close()
+
+
 @contextlib.contextmanager
 def jupyterlab(root_dir: Path, log_path: Path):
     """Start JupyterLab serving ``root_dir``; yield its base URL and token; stop it after."""
@@ -55,33 +89,9 @@ def jupyterlab(root_dir: Path, log_path: Path):
                f"--ServerApp.root_dir={root_dir}", f"--LabApp.user_settings_dir={settings}",
                f"--LabApp.workspaces_dir={workspaces}", "--LabApp.expose_app_in_browser=True",
                "--ServerApp.open_browser=False"]
-    log = open(log_path, "w")
-    repo = str(Path(__file__).resolve().parents[2])
-    # the kernel must import this checkout's ag_jupyter even where it is not pip-installed
-    env = {**os.environ, "JUPYTER_PLATFORM_DIRS": "1",
-           "PYTHONPATH": os.pathsep.join(p for p in (repo, os.environ.get("PYTHONPATH", "")) if p)}
-    server = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, env=env)
     base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.time() + 90
-        while True:
-            if server.poll() is not None:
-                raise RuntimeError(f"JupyterLab exited early; see {log_path}")
-            try:
-                urllib.request.urlopen(f"{base}/api/status?token={token}", timeout=2)
-                break
-            except OSError:
-                if time.time() > deadline:
-                    raise RuntimeError(f"JupyterLab did not answer in 90 s; see {log_path}") from None
-                time.sleep(0.5)
+    with running_server(command, f"{base}/api/status?token={token}", log_path, "JupyterLab"):
         yield base, token
-    finally:
-        server.terminate()
-        try:
-            server.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            server.kill()
-        log.close()
 
 
 def open_notebook(page, base: str, token: str, name: str, timeout_ms: int = 120_000) -> None:

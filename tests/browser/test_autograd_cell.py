@@ -4,6 +4,7 @@ import re
 
 import pytest
 from conftest import ARTIFACTS
+from example_graphs import README_CELL
 from lab_harness import open_notebook, run_all_cells, write_notebook
 
 pytestmark = pytest.mark.browser
@@ -11,13 +12,7 @@ pytestmark = pytest.mark.browser
 XSS = "<img src=x onerror=alert(1)>"
 CELLS = [
     "%load_ext ag_jupyter\nimport ag_jupyter as ag",
-    "%%autograd\n"
-    "a = ag.tensor(2.0, requires_grad=True)\n"
-    "b = ag.tensor(-3.0, requires_grad=True)\n"
-    "c = ag.tensor(10.0, requires_grad=True)\n"
-    "d = ag.tensor(4.0, requires_grad=True)\n"
-    "e = a*b + ag.log(d)*c\n"
-    "e.backward()",
+    "%%autograd\n" + README_CELL,
     "with ag.trace() as tr:\n"
     "    z = ag.tensor(1.0, requires_grad=True) * 2\n"
     "doc = tr.to_dict()\n"

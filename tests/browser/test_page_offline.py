@@ -9,31 +9,17 @@ from pathlib import Path
 
 import pytest
 from conftest import ARTIFACTS
+from example_graphs import README_CELL
 from offline import OfflinePage, background_luminance, badge, node_ids_by_label
 
 pytestmark = pytest.mark.browser
 ROOT = Path(__file__).resolve().parents[2]
-README_CELL = """\
-a = ag.tensor(2.0, requires_grad=True)
-b = ag.tensor(-3.0, requires_grad=True)
-c = ag.tensor(10.0, requires_grad=True)
-d = ag.tensor(4.0, requires_grad=True)
-e = a * b + ag.log(d) * c
-e.backward()
-"""
 
 
 @pytest.fixture(scope="module")
-def readme_page(browser_ready, tmp_path_factory):
+def readme_page(browser_ready, ip, tmp_path_factory):
     """The README example through %%autograd --html, as a learner writes it; and the engine's grads."""
-    from IPython.testing import globalipapp
-
-    import ag_jupyter as ag
-
-    globalipapp.start_ipython()
-    shell = globalipapp.get_ipython()
-    shell.run_cell("%load_ext ag_jupyter")
-    shell.user_ns["ag"] = ag
+    shell = ip
     path = tmp_path_factory.mktemp("pages") / "readme.html"
     result = shell.run_cell(f"%%autograd --html {path}\n{README_CELL}")
     assert result.success, result.error_in_exec
