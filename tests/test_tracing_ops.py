@@ -78,3 +78,20 @@ def test_pytorch_graphs_draw_our_ops_as_we_do():
                                                                                        "NllLossBackward0",
                                                                                        "MseLossBackward0"):
             assert op_info.by_torch_name(cls.node_name) == (cls.symbol, cls.formula)
+
+
+def test_each_ops_formula_uses_the_letters_it_declares_for_its_inputs():
+    # the step panel replaces these letters with the graph's names: a letter the formula
+    # does not use, or a formula in letters of its own, would leave a bare symbol on screen
+    import re
+
+    from ag_jupyter.tracing import op_info
+
+    for cls in op_info.op_classes():
+        formula = getattr(cls, "formula", None)
+        if not op_info.concrete(cls) or not formula or "formula_args" not in vars(cls):
+            continue
+        symbols = set(re.findall(r"(?<![\\A-Za-z])[A-Za-z](?![A-Za-z])", re.sub(r"\\text\{[^}]*\}", "", formula)))
+        assert set(cls.formula_args) <= symbols, (cls.__name__, cls.formula_args, symbols)
+    doc_letters = op_info.formula_letters("AddmmBackward0")
+    assert doc_letters == ["b", "A", "B"] and op_info.formula_letters("MulBackward0") is None

@@ -22,6 +22,9 @@ class Op(Node):
 
     __slots__ = ()
     arity = 1
+    # The letters ``formula`` calls the inputs by, in order (``u`` is the output, ``L`` the
+    # loss): the step panel puts the graph's own names in their place.
+    formula_args = ("a", "b", "c")
 
     def forward(self, *args):  # pragma: no cover - every op defines it
         raise NotImplementedError

@@ -360,6 +360,7 @@ class Where(Binary):
     node_name = "WhereBackward0"
     symbol = "where"
     formula = r"\frac{\partial u}{\partial a} = [c],\quad \frac{\partial u}{\partial b} = [\lnot c]"
+    formula_args = ("c", "a", "b")  # the condition first
 
     def forward(self, a, b, condition):
         cond = _array(condition)

@@ -14,6 +14,7 @@ class Matmul(Op):
     symbol = "@"
     formula = (r"\frac{\partial L}{\partial A} = \frac{\partial L}{\partial U} B^\top,\quad "
                r"\frac{\partial L}{\partial B} = A^\top \frac{\partial L}{\partial U}")
+    formula_args = ("A", "B")  # matrices
 
     def name(self) -> str:
         return {(2, 2): "MmBackward0", (1, 1): "DotBackward0", (2, 1): "MvBackward0"}.get(
@@ -102,6 +103,7 @@ class Addmm(Op):
                r"\frac{\partial L}{\partial u},\quad "
                r"\frac{\partial L}{\partial A} = \frac{\partial L}{\partial u} B^\top,"
                r"\quad \frac{\partial L}{\partial B} = A^\top \frac{\partial L}{\partial u}")
+    formula_args = ("b", "A", "B")  # the bias first, then the two matrices
 
     def forward(self, bias, mat1, mat2):
         x, w, b = mat1._data, mat2._data, bias._data

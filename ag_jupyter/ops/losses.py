@@ -38,6 +38,7 @@ class MseLoss(Op):
     symbol = "MSE"
     formula = (r"u = \tfrac{1}{n}\textstyle\sum_i (a_i - t_i)^2:\quad "
                r"\frac{\partial u}{\partial a_i} = \tfrac{2}{n}(a_i - t_i) = -\frac{\partial u}{\partial t_i}")
+    formula_args = ("a", "t")  # the input, the target
 
     def forward(self, input, target, reduction):
         x, t = input._data, target._data
@@ -83,6 +84,7 @@ class NllLoss(Op):
     symbol = "NLL"
     formula = (r"u = -\frac{\sum_i w_{t_i}\, a_{i,t_i}}{\sum_i w_{t_i}}:\quad "
                r"\frac{\partial u}{\partial a_{i,c}} = -\frac{w_{t_i}\,[c = t_i]}{\sum_j w_{t_j}}")
+    formula_args = ("a", "t", "w")  # the input, the targets, the class weights
 
     def forward(self, input, target, weight, ignore_index, reduction):
         x = input._data

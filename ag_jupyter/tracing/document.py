@@ -16,6 +16,7 @@ and in ``docs/trace-document.md``. Three things happen only here:
 from __future__ import annotations
 
 from .expressions import name_unlabelled
+from .op_info import formula_letters
 from .source_lines import as_json
 from .summary import to_json
 
@@ -82,6 +83,10 @@ def build(records) -> dict:
               if not (e["type"] == "create" and e["node"] in dropped)]
     roots = {root for e in events if e["type"] == "backward_begin" for root in e.get("roots", ())}
     name_unlabelled(nodes, edges, roots)
+    for node in nodes:
+        letters = node["kind"] == "op" and formula_letters(node["op"])
+        if letters:
+            node["letters"] = letters
     document = {
         "version": VERSION,
         "title": records.title or ("PyTorch graph" if records.source == "torch" else "ag.trace"),

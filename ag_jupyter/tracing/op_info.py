@@ -60,6 +60,7 @@ def describe(node) -> tuple:
 
 
 _by_name: dict | None = None
+_letters: dict = {}  # node name -> the letters its formula calls its inputs by
 
 
 def by_torch_name(name: str) -> tuple:
@@ -73,10 +74,19 @@ def by_torch_name(name: str) -> tuple:
                 stem = cls.node_name.rstrip("0123456789")
                 for variant in (cls.node_name, stem + "0", stem + "1"):
                     table.setdefault(variant, (cls.symbol, cls.formula))
-        table.setdefault("DotBackward0", table["MmBackward0"])
-        table.setdefault("MvBackward0", table["MmBackward0"])
-        table.setdefault("BmmBackward0", table["MmBackward0"])
+                    _letters.setdefault(variant, list(cls.formula_args))
+        for variant in ("DotBackward0", "MvBackward0", "BmmBackward0"):
+            table.setdefault(variant, table["MmBackward0"])
+            _letters.setdefault(variant, _letters["MmBackward0"])
         _by_name = table
     if name in _by_name:
         return _by_name[name]
     return name.replace("Backward", "").rstrip("0123456789").lower() or name, None
+
+
+def formula_letters(name: str) -> list | None:
+    """The letters the formula of node ``name`` calls its inputs by, where they are not
+    the usual ``a, b, c`` (None then, or for a node we do not know)."""
+    by_torch_name(name)  # builds the table once
+    letters = _letters.get(name)
+    return letters if letters and letters != ["a", "b", "c"][:len(letters)] else None

@@ -16,7 +16,7 @@ export interface TraceNode {
   id: string;
   kind: "tensor" | "op";
   label?: string; expr?: string; param?: string;
-  op?: string; symbol?: string; formula?: string | null;
+  op?: string; symbol?: string; formula?: string | null; letters?: string[];
   shape?: number[] | null; dtype?: string; device?: string;
   requires_grad?: boolean; is_leaf?: boolean; origin?: string;
   value?: Summary | null; grad?: Summary | null;

@@ -69,12 +69,9 @@ function rootOf(index, event) {
   return { tex: "\\text{loss}", text: "loss" };
 }
 
-// Which formula letter stands for which input (the op formulas in ops/ use u for the
-// output, a, b, ... for the inputs in order; a few name them otherwise).
-const LETTERS = { default: ["a", "b", "c"], WhereBackward0: ["c", "a", "b"], AddmmBackward0: ["b", "A", "B"],
-  MseLossBackward0: ["a", "t"], NllLossBackward0: ["a", "t", "w"],
-  MmBackward0: ["A", "B"], MatmulBackward0: ["A", "B"], BmmBackward0: ["A", "B"], MvBackward0: ["A", "B"],
-  DotBackward0: ["A", "B"] };
+// The letters an op's formula calls its inputs by: the document says where they are
+// not a, b, c (an op declares them beside its formula, ops' formula_args).
+const LETTERS = ["a", "b", "c"];
 const SKIP_GROUP = new Set(["text", "operatorname", "mathrm", "textsf", "mathbb", "textbf"]);
 
 /** The recorded formula with its letters replaced by the graph's own names: u by the
@@ -177,7 +174,7 @@ export function stepLatex(index, event) {
     }
     return line;
   });
-  const letters = LETTERS[op && op.op] || LETTERS.default;
+  const letters = (op && op.letters) || LETTERS;
   const names = { u: out.tex, U: out.tex, L: L.tex };
   const consts = new Map(((op && op.consts) || []).map((c) => [c.arg, c.value]));
   letters.forEach((letter, arg) => {
