@@ -144,10 +144,22 @@ def move(array, target: device):
 
 
 def scatter_add(out, key, values) -> None:
-    """``out[key] += values`` with repeated indices adding up (NumPy's ``add.at``)."""
-    if _cupy is not None and isinstance(out, _cupy.ndarray):
-        import cupyx  # noqa: PLC0415 - present whenever CuPy is
+    """``out[key] += values`` with repeated indices adding up (``add.at``; CuPy has it too)."""
+    array_module(out).add.at(out, key, values)
 
-        cupyx.scatter_add(out, key, values)
-    else:
-        numpy.add.at(out, key, values)
+
+def same_device_error(first: device, second: device) -> RuntimeError:
+    return RuntimeError(f"Expected all tensors to be on the same device, but found at least two "
+                        f"devices, {_full_name(first)} and {_full_name(second)}! Move them to one "
+                        f"device first, with .to(device), .cuda() or .cpu().")
+
+
+def _full_name(where: device) -> str:
+    return "cpu" if where.type == "cpu" else f"cuda:{where.index or 0}"
+
+
+def require_same_device(first, second) -> None:
+    """PyTorch's refusal of two arrays on different devices, for an op whose backend would
+    mix them silently (CuPy takes a NumPy array as an index, for one)."""
+    if _cupy is not None and device_of(first) != device_of(second):
+        raise same_device_error(device_of(first), device_of(second))

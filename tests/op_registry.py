@@ -287,7 +287,7 @@ INDIRECT = {
 
 
 def _key(m, key):
-    if m is ag:
+    if m.__name__ != "torch":  # ag, or test_gpu's view of it
         return key
     import torch
 

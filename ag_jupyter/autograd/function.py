@@ -8,10 +8,11 @@ and records a node only when grad mode is on and an input requires grad.
 """
 from __future__ import annotations
 
+from .. import backend
 from ..core import TENSOR_TYPES, _wrap
 from ..dtypes import from_numpy
 from ..ops.algebra import sum_to
-from . import state, versions
+from . import devices, state, versions
 from .node import Node, next_sequence_number
 
 _new = object.__new__
@@ -41,7 +42,7 @@ class Op(Node):
         try:
             data = node.forward(*args)
         except Exception as error:
-            _fail(cls, args, error)
+            return _fail(cls, args, error)
         if state.grad_enabled:
             inputs = args[: cls.arity] if cls.arity is not None else args[:-1]
             links = _links(inputs)
@@ -78,7 +79,13 @@ def _links(inputs):
 
 
 def _fail(cls, args, error):
-    explained = cls.explain(args, error)
+    """Raise the error the user should read; or, for a 0-d CPU tensor beside GPU tensors
+    (a number to PyTorch), run the op again with it moved."""
+    moved = devices.numbers_to_gpu(args)
+    if moved is not None:
+        return cls.apply(*moved)
+    spread = devices.spread(args)
+    explained = backend.same_device_error(*spread) if spread is not None else cls.explain(args, error)
     if state.listener is not None:
         state.listener.on_op_error(cls.node_name, args, explained or error)
     if explained is not None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy
 
 from ..autograd.function import Op
-from ..backend import array_module
+from ..backend import array_module, require_same_device
 from ..core import TENSOR_TYPES
 from ..dtypes import scalar_type_name
 from ..promotion import require_floating, result_type
@@ -90,6 +90,9 @@ class NllLoss(Op):
         x = input._data
         require_floating(x, "nll_loss")
         t = target._data if target.__class__ in TENSOR_TYPES else target
+        require_same_device(x, t)
+        if weight is not None:
+            require_same_device(x, weight._data)
         xp = array_module(x)
         _check_target(x, t)
         rows, classes = _rows(x), x.shape[0 if x.ndim == 1 else 1]
