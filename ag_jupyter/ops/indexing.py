@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from ..autograd.function import Op
 from ..autograd.views import ViewOp
-from ..backend import array_module, scatter_add
+from ..backend import array_module, is_cuda_array, scatter_add
 from ..core import TENSOR_TYPES
 
 
@@ -23,6 +23,45 @@ def _part(k):
         array = numpy.asarray(k)
         return array.astype(numpy.int64) if array.size == 0 else array  # x[[]]: no rows, as torch
     return k
+
+
+def check_gpu_bounds(x, key) -> None:
+    """CuPy wraps an out-of-range integer index around where NumPy and PyTorch raise, and
+    would hand back a wrong number: on the GPU the index arrays are checked first (their
+    minima and maxima come back in one transfer, the one wait for the GPU this costs)."""
+    if not is_cuda_array(x):
+        return
+    indexed = list(_index_arrays(x, key))
+    if not indexed:
+        return
+    xp = array_module(x)
+    ends = xp.stack([xp.asarray(end, dtype=xp.int64) for _, part in indexed
+                     for end in (part.min(), part.max())]).tolist()
+    for (dim, _), low, high in zip(indexed, ends[::2], ends[1::2]):
+        size = x.shape[dim]
+        bad = low if low < -size else high if high >= size else None
+        if bad is not None:
+            raise IndexError(f"index {bad} is out of bounds for dimension {dim} with size {size}")
+
+
+def _index_arrays(x, key):
+    """``(dim, array)`` for each non-empty integer index array in ``key``."""
+    parts = key if isinstance(key, tuple) else (key,)
+    consumed = sum(p.ndim if _is_mask(p) else 1 for p in parts if p is not None and p is not Ellipsis)
+    dim = 0
+    for part in parts:
+        if part is Ellipsis:
+            dim += x.ndim - consumed
+        elif _is_mask(part):
+            dim += part.ndim
+        elif part is not None:
+            if hasattr(part, "dtype") and part.size and dim < x.ndim:
+                yield dim, part
+            dim += 1
+
+
+def _is_mask(part) -> bool:
+    return getattr(getattr(part, "dtype", None), "kind", None) == "b"
 
 
 def _refuse_negative_step(part) -> None:
@@ -61,6 +100,7 @@ class Index(ViewOp):
             _refuse_negative_step(key)
         else:
             key = array_key(key)
+            check_gpu_bounds(x, key)
             if _is_basic(key):
                 parts = key if isinstance(key, tuple) else (key,)
                 for part in parts:

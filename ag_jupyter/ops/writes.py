@@ -19,9 +19,10 @@ class SetIndex(Op):
                r"\frac{\partial u}{\partial v} = 1 \text{ at the written entries}")
 
     def forward(self, base, value, key):
-        from .indexing import array_key
+        from .indexing import array_key, check_gpu_bounds
 
         self.key = array_key(key)
+        check_gpu_bounds(base._data, self.key)
         out = base._data.copy()
         written = value._data if value.__class__ in TENSOR_TYPES else value
         out[self.key] = written
