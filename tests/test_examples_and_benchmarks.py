@@ -33,3 +33,28 @@ def test_benchmark_workloads_compute_the_same_gradients_as_their_references():
                        bench_engine.matmul_contenders(8)):
         for run in contenders.values():
             run()
+
+
+def test_gpu_benchmark_contenders_do_the_same_work_on_numpy():
+    # bench_gpu's workloads run on any array module: on NumPy and the CPU here, each
+    # contender's result must equal the hand-written reference's.
+    import bench_gpu
+
+    chain = bench_gpu.chain_contenders(np, None, count=7, device="cpu")
+    np.testing.assert_allclose(chain["ag_jupyter"]().numpy(), chain["raw CuPy"](), rtol=1e-5)
+    mlp = bench_gpu.mlp_contenders(np, None, batch=16, device="cpu")
+    expected = mlp.pop("raw CuPy")()
+    for name, step in mlp.items():
+        for got, want in zip(step(), expected):
+            np.testing.assert_allclose(got.detach().numpy(), want, rtol=1e-4, atol=1e-6, err_msg=name)
+
+
+def test_gpu_benchmark_says_so_without_a_gpu(capsys):
+    import bench_gpu
+
+    import ag_jupyter as ag
+
+    if ag.cuda.is_available():
+        return  # measured on a GPU machine instead
+    bench_gpu.main(["--quick"])
+    assert "no usable GPU" in capsys.readouterr().out
