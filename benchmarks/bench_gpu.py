@@ -169,25 +169,19 @@ def matmul_contenders(cp, torch, n: int) -> dict:
         _out = a @ b
         return ones @ b.T, a.T @ ones
 
-    ta = ag.tensor(a_host, device="cuda", requires_grad=True)
-    tb = ag.tensor(b_host, device="cuda", requires_grad=True)
-    grad = ag.ones((n, n), device="cuda")
+    def framework(lib):
+        x = lib.tensor(a_host, device="cuda", requires_grad=True)
+        y = lib.tensor(b_host, device="cuda", requires_grad=True)
+        grad = lib.ones((n, n), device="cuda")
 
-    def ours():
-        (ta @ tb).backward(grad)
-        ta.grad = tb.grad = None
+        def step():
+            (x @ y).backward(grad)
+            x.grad = y.grad = None
+        return step
 
-    contenders = {"raw CuPy": raw_cupy, "ag_jupyter": ours}
+    contenders = {"raw CuPy": raw_cupy, "ag_jupyter": framework(ag)}
     if torch is not None:
-        pa = torch.tensor(a_host, device="cuda", requires_grad=True)
-        pb = torch.tensor(b_host, device="cuda", requires_grad=True)
-        pg = torch.ones((n, n), device="cuda")
-
-        def theirs():
-            (pa @ pb).backward(pg)
-            pa.grad = pb.grad = None
-
-        contenders["PyTorch CUDA"] = theirs
+        contenders["PyTorch CUDA"] = framework(torch)
     return contenders
 
 
