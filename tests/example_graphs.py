@@ -19,3 +19,16 @@ def readme_example():
     with ag.trace() as tr:
         exec(README_CELL, {"ag": ag}, names)  # noqa: S102 - the cell, as a learner runs it
     return tr, names
+
+
+def tutorial_widget(shell, notebook, cell: int, widget: str = "_"):
+    """The widget a tutorial's code cell ``cell`` (an index among all its cells) makes,
+    run as a learner runs it: every code cell up to it, in order, in IPython ``shell``
+    (magics included). ``widget``: the expression that names it after the cell."""
+    import json
+
+    cells = json.loads(notebook.read_text())["cells"]
+    for cell_source in [c for c in cells[:cell + 1] if c["cell_type"] == "code"]:
+        result = shell.run_cell("".join(cell_source["source"]), store_history=True)
+        result.raise_error()
+    return shell.ev(widget)

@@ -6,7 +6,7 @@ import { stateAt, phaseSegments, passRange } from "./timeline.js";
 import { displayGraph, displayState, prefixes, SCOPE_PREFIX } from "./collapse.js";
 import { layoutGraph } from "./layout.js";
 import { comparePasses, passOptions } from "./passes.js";
-import { createGraphView } from "./render.js";
+import { createGraphView, READABLE_SCALE } from "./render.js";
 import { createControls } from "./controls.js";
 import { createInspector } from "./inspector.js";
 import { createCodeStrip } from "./codestrip.js";
@@ -74,11 +74,11 @@ export function mountWidget(model, el, host) {
     autoFit();
   }
 
-  // The automatic view keeps labels readable; the "fit" button shows everything.
+  // The automatic view keeps labels readable (as stepping does); "fit" and f show everything.
   function autoFit() {
     if (!display) return;
     const current = stateAt(index, get("step")).current;
-    graph.fit({ minScale: 0.7, focus: display && display.groupOf.get(current) });
+    graph.fit({ minScale: READABLE_SCALE, focus: display && display.groupOf.get(current) });
   }
 
   function refresh() {
@@ -92,9 +92,10 @@ export function mountWidget(model, el, host) {
     graph.update(ds, { selected, added: passMarks && passMarks.added,
       unused: passMarks && new Set(passMarks.unused.map((id) => display.groupOf.get(id))),
       errorType: state.error ? state.error.type : "" });
-    // Follow the step: the current node is panned into view whenever the step changes
-    // (playing or stepped by hand), never when the learner only pans or selects.
-    if (ds.current && state.step !== shownStep) graph.reveal(ds.current);
+    // Follow the step: whenever the step changes (played, stepped by key, button,
+    // scrubber or from Python), the current node glides into view at a readable zoom;
+    // never when the learner only pans or selects.
+    if (ds.current && state.step !== shownStep) graph.reveal(ds.current, { jump: shownStep < 0 });
     shownStep = state.step;
     root.classList.toggle("ag-animate", !!get("animate"));
     root.dataset.phase = state.phase;

@@ -17,3 +17,13 @@ def counter(page):
 
 def ignore_favicon(errors):
     return [e for e in errors if "Failed to load resource" not in e]
+
+
+def open_document(page, site, doc, name, step=0, **model):
+    """Write trace document ``doc`` under test-artifacts/docs/ and open it in the view."""
+    from conftest import ARTIFACTS, ROOT
+
+    path = ARTIFACTS / "docs" / f"{name}.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(doc))
+    open_view(page, site, str(path.relative_to(ROOT)), step=step, **model)
