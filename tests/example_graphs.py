@@ -32,3 +32,15 @@ def tutorial_widget(shell, notebook, cell: int, widget: str = "_"):
         result = shell.run_cell("".join(cell_source["source"]), store_history=True)
         result.raise_error()
     return shell.ev(widget)
+
+
+# Each tutorial's main widget: (notebook, the index of the cell that makes it, the
+# expression that names it after that cell).
+TUTORIAL_WIDGETS = [
+    ("01_computational_graphs", 2, "_"),
+    ("02_matrices_and_the_gradient_signal", 2, "_"),
+    ("03_the_chain_rule_and_turning_it_off", 6, "_"),
+    ("04_dynamic_networks", 3, "_"),
+    ("05_training", 4, "_"),
+    ("06_your_pytorch_model", 3, "ag.show(recorded)"),
+]
