@@ -5,6 +5,7 @@
 import { stateAt, phaseSegments, passRange } from "./timeline.js";
 import { displayGraph, displayState, prefixes, SCOPE_PREFIX } from "./collapse.js";
 import { layoutGraph } from "./layout.js";
+import { findOutlines } from "./outlines.js";
 import { comparePasses, passOptions } from "./passes.js";
 import { createGraphView, READABLE_SCALE } from "./render.js";
 import { createControls } from "./controls.js";
@@ -39,7 +40,8 @@ export function mountWidget(model, el, host) {
   const canvas = document.createElement("div");
   canvas.className = "ag-canvas";
   main.appendChild(canvas);
-  const graph = createGraphView(canvas, { onSelect: (id) => set({ selected: id }), onOpen: toggleScope });
+  const graph = createGraphView(canvas, { onSelect: (id) => set({ selected: id }), onOpen: toggleScope,
+    onCollapse: (scope) => set({ collapsed: [...get("collapsed").filter((s) => s !== scope), scope], selected: "" }) });
   const inspector = createInspector(main, { onOpen: toggleScope });
   const legend = createLegend(root);
   const predict = createPredictPanel(root, { getPredictions: () => get("predictions"),
@@ -65,8 +67,9 @@ export function mountWidget(model, el, host) {
     if (key === layoutKey && display) { segments = phaseSegments(index); refresh(); return; }
     layoutKey = key;
     display = displayGraph(index, options);
-    layout = layoutGraph(display, { direction });
-    graph.setGraph(display, layout, direction);
+    const outlines = findOutlines(index, display);
+    layout = layoutGraph(display, { direction, outlines });
+    graph.setGraph(display, layout, direction, outlines);
     passMarks = options.passIndex >= 0 ? comparePasses(index, options.passIndex) : null;
     segments = phaseSegments(index);
     passes = passOptions(index);

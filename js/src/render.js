@@ -11,6 +11,7 @@ import { edgeGradText } from "./format.js";
 import { drawTensor, updateGrad } from "./nodedraw.js";
 import { gradState } from "./nodecontent.js";
 import { backwardArrow, placeEdgeLabel } from "./edgelabels.js";
+import { drawOutlines, showOutlines } from "./outlinedraw.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 const LOD_SCALE = 0.4;
@@ -20,7 +21,7 @@ export const READABLE_SCALE = 1;
 const GLIDE_MS = 240;
 const reducedMotion = () => typeof matchMedia === "function" && matchMedia("(prefers-reduced-motion: reduce)").matches;
 
-export function createGraphView(container, { onSelect = () => {}, onOpen = () => {} } = {}) {
+export function createGraphView(container, { onSelect = () => {}, onOpen = () => {}, onCollapse = () => {} } = {}) {
   const svg = select(container).append("svg").attr("class", "ag-svg").attr("xmlns", SVG);
   const defs = svg.append("defs");
   for (const [id, cls] of [["ag-arrow", "ag-arrowhead"], ["ag-arrow-lit", "ag-arrowhead ag-lit"], ["ag-arrow-back", "ag-arrowhead ag-back"]]) {
@@ -29,6 +30,7 @@ export function createGraphView(container, { onSelect = () => {}, onOpen = () =>
       .append("path").attr("d", "M0,0L10,5L0,10z");
   }
   const viewport = svg.append("g").attr("class", "ag-viewport");
+  const outlineLayer = viewport.append("g").attr("class", "ag-outlines");
   const edgeLayer = viewport.append("g").attr("class", "ag-edges");
   const nodeLayer = viewport.append("g").attr("class", "ag-nodes");
   const overlay = viewport.append("g").attr("class", "ag-overlay");
@@ -54,10 +56,11 @@ export function createGraphView(container, { onSelect = () => {}, onOpen = () =>
     glideTo(zoomIdentity.translate((el.clientWidth || 800) / 2 - x * t.k, (el.clientHeight || 400) / 2 - y * t.k).scale(t.k), 0);
   } });
 
-  let nodes = new Map(), edges = new Map(), layout = null, direction = "LR";
+  let nodes = new Map(), edges = new Map(), layout = null, direction = "LR", outlined = [];
 
-  function setGraph(display, lay, dir) {
+  function setGraph(display, lay, dir, outlines = []) {
     layout = lay;
+    outlined = drawOutlines(outlineLayer.node(), outlines, lay.outlines, onCollapse);
     minimap.setGraph(lay);
     direction = dir;
     nodes = new Map();
@@ -134,6 +137,7 @@ export function createGraphView(container, { onSelect = () => {}, onOpen = () =>
         else e.el.removeAttribute("marker-start");
       }
     }
+    showOutlines(outlined, ds.visible);
     drawGradLabels(ds);
   }
 

@@ -31,6 +31,17 @@ def labels_over_boxes(page):
     }}""")
 
 
+def outline_labels_over_boxes(page):
+    """Module and repeat outline names (their text) whose rectangle intersects a visible node box."""
+    return page.evaluate(f"""() => {{
+      const overlap = {_OVERLAP};
+      const boxes = [...document.querySelectorAll('g.ag-node:not(.ag-hidden) .ag-shape')]
+        .map(s => s.getBoundingClientRect());
+      return [...document.querySelectorAll('.ag-outline:not(.ag-hidden) .ag-outline-label')]
+        .filter(t => boxes.some(b => overlap(t.getBoundingClientRect(), b))).map(t => t.textContent);
+    }}""")
+
+
 # The current node's box against its canvas (and the overview in its corner), and the
 # smallest text it shows, in screen pixels: font size times the zoom.
 CURRENT_IN_VIEW = """(root) => {

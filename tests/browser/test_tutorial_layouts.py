@@ -1,13 +1,14 @@
 """Each tutorial's main widget, drawn left to right and top to bottom: stepped to the end
 one press at a time, no gradient label ever covers a node box, and at the end no two node
-boxes overlap (measured from the rendered DOM's bounding boxes). Screenshots of each, in
+boxes overlap and no module's name covers a node (measured from the rendered DOM's
+bounding boxes). Screenshots of each, in
 the light and the dark theme, go to test-artifacts/tutorials/."""
 from pathlib import Path
 
 import pytest
 from conftest import ARTIFACTS
 from example_graphs import TUTORIAL_WIDGETS, tutorial_widget
-from geometry import boxes_overlap, labels_over_boxes
+from geometry import boxes_overlap, labels_over_boxes, outline_labels_over_boxes
 from view_page import counter, ignore_favicon, open_document
 
 pytestmark = pytest.mark.browser
@@ -53,6 +54,7 @@ def test_no_overlaps_stepping_a_tutorial_to_the_end(page, site, tutorial_views, 
     assert counter(page) == f"{total} / {total}"
     assert covered == []
     assert boxes_overlap(page) == []
+    assert outline_labels_over_boxes(page) == []
     SHOTS.mkdir(parents=True, exist_ok=True)
     if direction == "LR":  # as a learner first sees it, at the end of the backward pass
         open_document(page, site, doc, f"{name}_{direction}", step=total, direction=direction, **view)
