@@ -90,7 +90,7 @@ export function mountWidget(model, el, host) {
     const state = stateAt(index, get("step"));
     const ds = displayState(display, state);
     const selected = get("selected");
-    legend.update(state.phase);
+    legend.update(state.phase, get("direction") === "TB" ? "TB" : "LR");
     predict.show(index, state.step, !!get("predict"));
     graph.update(ds, { selected, added: passMarks && passMarks.added,
       unused: passMarks && new Set(passMarks.unused.map((id) => display.groupOf.get(id))),
