@@ -63,14 +63,14 @@ CURRENT_IN_VIEW = """(root) => {
 }"""
 
 
-def current_in_view(page, min_text=11.0, timeout_ms=2_000):
+def current_in_view(page, min_text=11.0, timeout_ms=3_000, root=None):
     """Wait (the view glides) until the current node is inside the canvas, clear of the
     overview, with its text at least ``min_text`` px; return the last measurement (None
-    when no node is current)."""
-    check = f"""() => {{ const m = ({CURRENT_IN_VIEW})(null);
+    when no node is current). ``root``: a selector for the widget when a page has several."""
+    check = f"""(sel) => {{ const m = ({CURRENT_IN_VIEW})(sel && document.querySelector(sel));
       return !m || (m.inside && !m.underMinimap && m.text >= {min_text} - 0.05); }}"""
     try:
-        page.wait_for_function(check, timeout=timeout_ms, polling="raf")
+        page.wait_for_function(check, arg=root, timeout=timeout_ms, polling="raf")
     except Exception:  # noqa: BLE001 - the measurement below says what is wrong
         pass
-    return page.evaluate(f"({CURRENT_IN_VIEW})(null)")
+    return page.evaluate(f"(sel) => ({CURRENT_IN_VIEW})(sel && document.querySelector(sel))", root)

@@ -74,3 +74,31 @@ def test_stepping_tutorial_4s_model_keeps_the_current_node_in_view(page, site, i
     open_document(page, site, widget.trace, f"tutorial4_{direction}", step=0, direction=direction)
     assert drive(page, step_count(page)) == []
     assert ignore_favicon(page.console_errors) == []
+
+
+def test_a_step_set_from_python_in_jupyterlab_brings_the_node_into_view(lab, page):
+    """The real thing: tutorial 4's cell in JupyterLab, then `w.step = n` in the kernel."""
+    import json
+
+    from lab_harness import open_notebook, run_all_cells, write_notebook
+
+    root, base, token = lab
+    cells = json.loads((NOTEBOOKS / "04_dynamic_networks.ipynb").read_text())["cells"]
+    source = ["".join(cells[i]["source"]) for i in (1, 3)]
+    steps = (40, 75, 100)
+    write_notebook(root / "follow_python.ipynb", [*source, "w = _\nprint('from', ag.__file__)"])
+    open_notebook(page, base, token, "follow_python.ipynb")
+    run_all_cells(page, timeout_ms=180_000)
+    widget = page.locator(".ag-graph").first
+    widget.locator("g.ag-node").first.wait_for(timeout=30_000)
+    # this checkout's package and bundle (module outlines are new in it), not an installed one
+    assert f"from {Path(__file__).resolve().parents[2]}" in page.locator(".jp-OutputArea").last.inner_text()
+    assert widget.locator(".ag-outline").count() > 0
+    for step in steps:  # Python code in the notebook's kernel sets the step, as a learner's cell would
+        page.evaluate("""code => window.jupyterapp.shell.currentWidget.sessionContext.session.kernel
+                         .requestExecute({ code }).done""", f"w.step = {step}")
+        page.wait_for_function("s => document.querySelector('.ag-step-counter').textContent.startsWith(s + ' /')",
+                               arg=step, timeout=60_000)
+        seen = current_in_view(page, root=".ag-graph")
+        assert seen and seen["inside"] and not seen["underMinimap"] and seen["text"] >= 10.95, (step, seen)
+    assert [e for e in page.console_errors if "favicon" not in e] == []
