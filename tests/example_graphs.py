@@ -19,3 +19,28 @@ def readme_example():
     with ag.trace() as tr:
         exec(README_CELL, {"ag": ag}, names)  # noqa: S102 - the cell, as a learner runs it
     return tr, names
+
+
+def tutorial_widget(shell, notebook, cell: int, widget: str = "_"):
+    """The widget a tutorial's code cell ``cell`` (an index among all its cells) makes,
+    run as a learner runs it: every code cell up to it, in order, in IPython ``shell``
+    (magics included). ``widget``: the expression that names it after the cell."""
+    import json
+
+    cells = json.loads(notebook.read_text())["cells"]
+    for cell_source in [c for c in cells[:cell + 1] if c["cell_type"] == "code"]:
+        result = shell.run_cell("".join(cell_source["source"]), store_history=True)
+        result.raise_error()
+    return shell.ev(widget)
+
+
+# Each tutorial's main widget: (notebook, the index of the cell that makes it, the
+# expression that names it after that cell).
+TUTORIAL_WIDGETS = [
+    ("01_computational_graphs", 2, "_"),
+    ("02_matrices_and_the_gradient_signal", 2, "_"),
+    ("03_the_chain_rule_and_turning_it_off", 6, "_"),
+    ("04_dynamic_networks", 3, "_"),
+    ("05_training", 4, "_"),
+    ("06_your_pytorch_model", 3, "ag.show(recorded)"),
+]

@@ -2,6 +2,9 @@
 from __future__ import annotations
 
 import json
+import math
+import random
+import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -179,3 +182,93 @@ def test_numbers_are_written_as_the_widget_writes_them():
 
     for value, text in json.loads((FIXTURES / "numbers.json").read_text(encoding="utf-8")):
         assert number(value) == text, value
+
+
+# ----- no edge through a node -------------------------------------------------------
+def _path_points(d: str) -> list:
+    """Points along an SVG path of M, L and C commands (lines every 2 px, curves in 32 steps)."""
+    tokens = re.findall(r"[MLC]|-?[\d.]+", d)
+    points, at, i = [], None, 0
+    while i < len(tokens):
+        command = tokens[i]
+        count = {"M": 1, "L": 1, "C": 3}[command]
+        coords = [(float(tokens[i + 1 + 2 * k]), float(tokens[i + 2 + 2 * k])) for k in range(count)]
+        i += 1 + 2 * count
+        if command == "M":
+            at = coords[0]
+        elif command == "L":
+            (x0, y0), (x1, y1) = at, coords[0]
+            steps = max(1, int(math.hypot(x1 - x0, y1 - y0) / 2))
+            points += [(x0 + (x1 - x0) * t / steps, y0 + (y1 - y0) * t / steps) for t in range(steps + 1)]
+            at = coords[0]
+        else:
+            p0, (p1, p2, p3) = at, coords
+            for step in range(33):
+                t = step / 32
+                u = 1 - t
+                points.append(tuple(u**3 * a + 3 * u * u * t * b + 3 * u * t * t * c + t**3 * e
+                                    for a, b, c, e in zip(p0, p1, p2, p3)))
+            at = p3
+    return points
+
+
+def edges_through_nodes(svg: str) -> list:
+    """(src, dst, node) for every edge whose drawn path enters a box other than its ends'."""
+    root = ET.fromstring(svg)
+    boxes = {}
+    for g in root.iter(f"{SVG}g"):
+        if g.get("data-id"):
+            r = g.find(f"{SVG}rect")
+            x, y, w, h = (float(r.get(k)) for k in ("x", "y", "width", "height"))
+            boxes[g.get("data-id")] = (x + 0.5, y + 0.5, x + w - 0.5, y + h - 0.5)
+    hits = []
+    for path in root.iter(f"{SVG}path"):
+        if not path.get("data-src"):
+            continue
+        ends = {path.get("data-src"), path.get("data-dst")}
+        points = _path_points(path.get("d"))
+        for node, (x0, y0, x1, y1) in boxes.items():
+            if node not in ends and any(x0 < x < x1 and y0 < y < y1 for x, y in points):
+                hits.append((path.get("data-src"), path.get("data-dst"), node))
+    return hits
+
+
+def random_dag(seed: int, size: int = 40) -> dict:
+    """Tensors and ops alternating as in a trace, inputs drawn from anywhere earlier (long edges)."""
+    rng = random.Random(seed)
+    doc = {"title": f"random {seed}", "nodes": [], "edges": [], "events": []}
+    tensors = []
+    for k in range(size):
+        t = f"t{k}"
+        doc["nodes"].append({"id": t, "kind": "tensor", "shape": [], "is_leaf": not tensors, "label": t})
+        doc["events"].append({"type": "create", "node": t})
+        if tensors and rng.random() < 0.7:
+            op = f"op{k}"
+            doc["nodes"].append({"id": op, "kind": "op", "op": "AddBackward0", "symbol": "+"})
+            doc["events"].insert(-1, {"type": "create", "node": op})
+            for src in {rng.choice(tensors) for _ in range(rng.randint(1, 3))}:
+                doc["edges"].append({"src": src, "dst": op, "arg": 0})
+            doc["edges"].append({"src": op, "dst": t, "arg": 0})
+        tensors.append(t)
+    return doc
+
+
+@pytest.mark.parametrize("direction", ["LR", "TB"])
+@pytest.mark.parametrize("seed", range(8))
+def test_no_edge_of_a_random_dag_runs_through_a_node(seed, direction):
+    doc = random_dag(seed)
+    svg = static_svg(doc, direction=direction)
+    assert svg.count("data-src=") == len(doc["edges"])  # every edge drawn, and measured
+    assert edges_through_nodes(svg) == []
+
+
+@pytest.mark.parametrize("direction", ["LR", "TB"])
+def test_no_edge_of_a_tutorial_graph_runs_through_a_node(ip, direction):
+    from example_graphs import TUTORIAL_WIDGETS, tutorial_widget
+
+    for name, cell, expr in TUTORIAL_WIDGETS:
+        if name.startswith("06"):
+            pytest.importorskip("torch")
+        widget = tutorial_widget(ip, Path(__file__).parents[1] / "notebooks" / f"{name}.ipynb", cell, expr)
+        svg = static_svg(widget.trace, direction=direction)
+        assert edges_through_nodes(svg) == [], name

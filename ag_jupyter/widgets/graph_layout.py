@@ -11,7 +11,11 @@ spirit but kept short, because the static SVG only has to be readable:
 2. **Layers.** Longest path from the sources: a node sits one layer after its
    deepest input. A source (a leaf) is then pulled forward to just before its
    first consumer, so a constant used late does not sit far to the left.
-3. **Rows.** Within a layer, nodes start in creation order and are then sorted
+3. **Long edges.** An edge that skips layers gets one dummy node in each layer it
+   passes (Sugiyama's construction): the dummies take part in the row ordering
+   like nodes, so the edge is later drawn through the empty slots they hold and
+   never through a node of a layer it crosses.
+4. **Rows.** Within a layer, nodes start in creation order and are then sorted
    by the barycenter (the mean relative row) of their neighbours, sweeping down
    then up a few times: the classic crossing-reduction heuristic.
 
@@ -25,6 +29,18 @@ SWEEPS = 4  # barycenter sweeps, each one down and one up; more rarely changes a
 
 def layered(order: list, edges: list) -> dict:
     """``{node id: (layer, row)}`` for nodes in creation ``order`` joined by ``(src, dst)`` edges."""
+    cells, _ = layered_routes(order, edges)
+    return {node: cells[node] for node in order}
+
+
+def layered_routes(order: list, edges: list) -> tuple:
+    """``(cells, routes)``: ``cells`` maps every node *and dummy* to ``(layer, row)``;
+    ``routes`` maps each edge ``(src, dst)`` that skips layers to its dummies, in order.
+
+    >>> cells, routes = layered_routes(["a", "b", "c"], [("a", "b"), ("b", "c"), ("a", "c")])
+    >>> routes[("a", "c")], cells[routes[("a", "c")][0]][0]
+    ([('dummy', 0)], 1)
+    """
     rank = {node: index for index, node in enumerate(order)}
     preds: dict = {node: [] for node in order}
     succs: dict = {node: [] for node in order}
@@ -40,8 +56,27 @@ def layered(order: list, edges: list) -> dict:
         if not preds[node] and succs[node]:
             layer[node] = max(0, min(layer[s] for s in succs[node]) - 1)
 
+    # the virtual graph: every edge spans one layer, through dummies where it skips
+    v_preds: dict = {node: [] for node in order}
+    v_succs: dict = {node: [] for node in order}
+    routes: dict = {}
+    for src in order:
+        for dst in succs[src]:
+            chain = [src]
+            for k in range(layer[src] + 1, layer[dst]):
+                dummy = ("dummy", len(layer) - len(order))
+                layer[dummy] = k
+                v_preds[dummy], v_succs[dummy] = [], []
+                chain.append(dummy)
+            chain.append(dst)
+            if len(chain) > 2:
+                routes[(src, dst)] = chain[1:-1]
+            for a, b in zip(chain, chain[1:]):
+                v_succs[a].append(b)
+                v_preds[b].append(a)
+
     layers: dict = {}
-    for node in order:
+    for node in layer:  # real nodes in creation order, then the dummies
         layers.setdefault(layer[node], []).append(node)
     depth = max(layers, default=-1) + 1
     rows = [layers.get(k, []) for k in range(depth)]
@@ -50,10 +85,11 @@ def layered(order: list, edges: list) -> dict:
         _note_rows(nodes, where)
     for _ in range(SWEEPS):
         for k in range(1, depth):
-            rows[k] = _by_barycenter(rows[k], preds, where)
+            rows[k] = _by_barycenter(rows[k], v_preds, where)
         for k in range(depth - 2, -1, -1):
-            rows[k] = _by_barycenter(rows[k], succs, where)
-    return {node: (k, row) for k, nodes in enumerate(rows) for row, node in enumerate(nodes)}
+            rows[k] = _by_barycenter(rows[k], v_succs, where)
+    cells = {node: (k, row) for k, nodes in enumerate(rows) for row, node in enumerate(nodes)}
+    return cells, routes
 
 
 def _note_rows(nodes: list, where: dict) -> None:

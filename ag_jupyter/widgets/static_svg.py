@@ -22,13 +22,14 @@ import html
 import math
 import re
 
-from .graph_layout import layered
+from .graph_layout import layered_routes
 from .static_values import number, op_text, scalar_suffix, value_lines
 
 MAX_DRAWN = 400  # nodes; beyond, modules collapse into one box each, then the rest is cut
 SMALL = 4  # a gradient with at most this many numbers is written out
 CHAR_W, LINE_H, PAD = 7.0, 15.0, 8.0  # 12px sans-serif: an average glyph is about 7px wide
 LAYER_GAP, ROW_GAP, MARGIN, TITLE_H = 56.0, 16.0, 16.0, 26.0
+SLOT = 4.0  # across-extent of the empty slot a long edge passes through in a layer it skips
 
 # Fill and stroke per role, readable on a white page (the notebook's usual background).
 ROLE_STYLE = {
@@ -146,38 +147,63 @@ def _boxes(nodes: dict, order: list, out_degree: dict, params_without_grad: set)
 
 
 def _place(boxes: dict, cells: dict, horizontal: bool) -> tuple:
-    """Centre coordinates per node, and the drawing's width and height."""
+    """Centre coordinates per node (and dummy), each layer's span along the flow
+    ``{layer: (start, end)}``, and the drawing's width and height."""
     layers: dict = {}
     for node_id, (layer, row) in cells.items():
         layers.setdefault(layer, []).append((row, node_id))
     along, across = ("w", "h") if horizontal else ("h", "w")
-    extent = [max(boxes[n][along] for _, n in layers[k]) for k in sorted(layers)]
-    spans = [sum(boxes[n][across] for _, n in sorted(layers[k])) + ROW_GAP * (len(layers[k]) - 1)
+    size = {n: boxes.get(n, {along: 0.0, across: SLOT}) for n in cells}
+    extent = [max(size[n][along] for _, n in layers[k]) for k in sorted(layers)]
+    spans = [sum(size[n][across] for _, n in sorted(layers[k])) + ROW_GAP * (len(layers[k]) - 1)
              for k in sorted(layers)]
     widest = max(spans, default=0.0)
-    centres, offset = {}, MARGIN
-    for k, size, span in zip(sorted(layers), extent, spans):
+    centres, bands, offset = {}, {}, MARGIN
+    for k, length, span in zip(sorted(layers), extent, spans):
         position = MARGIN + (widest - span) / 2  # centre each layer across the picture
+        bands[k] = (offset, offset + length)
         for _, node_id in sorted(layers[k]):
-            cross = boxes[node_id][across]
-            a, b = offset + size / 2, position + cross / 2
+            cross = size[node_id][across]
+            a, b = offset + length / 2, position + cross / 2
             centres[node_id] = (a, b) if horizontal else (b, a)
             position += cross + ROW_GAP
-        offset += size + LAYER_GAP
+        offset += length + LAYER_GAP
     length = offset - LAYER_GAP + MARGIN if layers else 2 * MARGIN
     breadth = widest + 2 * MARGIN
-    return centres, (length, breadth) if horizontal else (breadth, length)
+    return centres, bands, (length, breadth) if horizontal else (breadth, length)
 
 
-def _edge_path(src: tuple, dst: tuple, src_box: dict, dst_box: dict, horizontal: bool) -> str:
-    (x1, y1), (x2, y2) = src, dst
-    if horizontal:
-        x1, x2 = x1 + src_box["w"] / 2, x2 - dst_box["w"] / 2
-        bend = max(20.0, (x2 - x1) / 2)
-        return f"M{x1:.1f},{y1:.1f} C{x1 + bend:.1f},{y1:.1f} {x2 - bend:.1f},{y2:.1f} {x2:.1f},{y2:.1f}"
-    y1, y2 = y1 + src_box["h"] / 2, y2 - dst_box["h"] / 2
-    bend = max(20.0, (y2 - y1) / 2)
-    return f"M{x1:.1f},{y1:.1f} C{x1:.1f},{y1 + bend:.1f} {x2:.1f},{y2 - bend:.1f} {x2:.1f},{y2:.1f}"
+def _edge_path(chain: list, centres: dict, cells: dict, bands: dict, boxes: dict, horizontal: bool) -> str:
+    """An edge through ``chain`` (its source, the dummies of the layers it skips, its
+    target). Inside a layer's band it runs straight along the flow, at its node's or
+    slot's own row, so it crosses no other node of that layer; it bends only in the
+    gaps between layers, where no node is. An edge drawn against the layers (only
+    after modules were collapsed into boxes) is one curve, box to box."""
+    def flip(a, b):  # (along, across) -> (x, y)
+        return (a, b) if horizontal else (b, a)
+
+    along = [centres[n][0 if horizontal else 1] for n in chain]
+    across = [centres[n][1 if horizontal else 0] for n in chain]
+    half = [boxes[n]["w" if horizontal else "h"] / 2 if n in boxes else 0.0 for n in chain]
+    src, dst = chain[0], chain[-1]
+    if cells[dst][0] <= cells[src][0]:
+        x1, x2 = along[0] + half[0], along[-1] - half[-1]
+        bend = max(20.0, abs(x2 - x1) / 2)
+        p = [flip(x1, across[0]), flip(x1 + bend, across[0]), flip(x2 - bend, across[-1]), flip(x2, across[-1])]
+        return "M{:.1f},{:.1f} C{:.1f},{:.1f} {:.1f},{:.1f} {:.1f},{:.1f}".format(*[c for pt in p for c in pt])
+    start = flip(along[0] + half[0], across[0])
+    parts = [f"M{start[0]:.1f},{start[1]:.1f}"]
+    for i, node in enumerate(chain):
+        band = bands[cells[node][0]]
+        if i > 0:  # the gap before this layer: one curve, its tangents along the flow
+            prev = bands[cells[chain[i - 1]][0]][1]
+            mid = (prev + band[0]) / 2
+            c1, c2, end = flip(mid, across[i - 1]), flip(mid, across[i]), flip(band[0], across[i])
+            parts.append(f"C{c1[0]:.1f},{c1[1]:.1f} {c2[0]:.1f},{c2[1]:.1f} {end[0]:.1f},{end[1]:.1f}")
+        last = i == len(chain) - 1
+        out = flip(along[i] - half[i] if last else band[1], across[i])  # to the target's edge, or across the band
+        parts.append(f"L{out[0]:.1f},{out[1]:.1f}")
+    return " ".join(parts)
 
 
 def _node_svg(node_id: str, box: dict, centre: tuple, tooltip: str) -> str:
@@ -240,7 +266,8 @@ def static_svg(doc: dict, direction: str = "LR", max_nodes: int = MAX_DRAWN) -> 
     without_grad = set(ends[-1].get("grad_none", ())) if ends else set()
     boxes = _boxes(nodes, order, out_degree, without_grad)
     horizontal = direction.upper() != "TB"
-    centres, (width, height) = _place(boxes, layered(order, edges), horizontal)
+    cells, routes = layered_routes(order, edges)
+    centres, bands, (width, height) = _place(boxes, cells, horizontal)
 
     footer = _errors(doc) + notes
     top, bottom = TITLE_H, LINE_H * len(footer) + (PAD if footer else 0)
@@ -256,8 +283,9 @@ def static_svg(doc: dict, direction: str = "LR", max_nodes: int = MAX_DRAWN) -> 
            f'{escape(doc.get("title", ""))}</text>',
            f'<g transform="translate(0,{top})">']
     for src, dst in edges:
-        path = _edge_path(centres[src], centres[dst], boxes[src], boxes[dst], horizontal)
-        out.append(f'<path d="{path}" fill="none" stroke="#777" stroke-width="1.2" marker-end="url(#ag-arrow)"/>')
+        path = _edge_path([src, *routes.get((src, dst), ()), dst], centres, cells, bands, boxes, horizontal)
+        out.append(f'<path d="{path}" data-src="{escape(src)}" data-dst="{escape(dst)}" fill="none" '
+                   'stroke="#777" stroke-width="1.2" marker-end="url(#ag-arrow)"/>')
     for node_id in order:
         out.append(_node_svg(node_id, boxes[node_id], centres[node_id], _tooltip(nodes[node_id])))
     out.append("</g>")

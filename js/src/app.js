@@ -5,8 +5,9 @@
 import { stateAt, phaseSegments, passRange } from "./timeline.js";
 import { displayGraph, displayState, prefixes, SCOPE_PREFIX } from "./collapse.js";
 import { layoutGraph } from "./layout.js";
+import { findOutlines } from "./outlines.js";
 import { comparePasses, passOptions } from "./passes.js";
-import { createGraphView } from "./render.js";
+import { createGraphView, READABLE_SCALE } from "./render.js";
 import { createControls } from "./controls.js";
 import { createInspector } from "./inspector.js";
 import { createCodeStrip } from "./codestrip.js";
@@ -39,7 +40,8 @@ export function mountWidget(model, el, host) {
   const canvas = document.createElement("div");
   canvas.className = "ag-canvas";
   main.appendChild(canvas);
-  const graph = createGraphView(canvas, { onSelect: (id) => set({ selected: id }), onOpen: toggleScope });
+  const graph = createGraphView(canvas, { onSelect: (id) => set({ selected: id }), onOpen: toggleScope,
+    onCollapse: (scope) => set({ collapsed: [...get("collapsed").filter((s) => s !== scope), scope], selected: "" }) });
   const inspector = createInspector(main, { onOpen: toggleScope });
   const legend = createLegend(root);
   const predict = createPredictPanel(root, { getPredictions: () => get("predictions"),
@@ -65,8 +67,9 @@ export function mountWidget(model, el, host) {
     if (key === layoutKey && display) { segments = phaseSegments(index); refresh(); return; }
     layoutKey = key;
     display = displayGraph(index, options);
-    layout = layoutGraph(display, { direction });
-    graph.setGraph(display, layout, direction);
+    const outlines = findOutlines(index, display);
+    layout = layoutGraph(display, { direction, outlines });
+    graph.setGraph(display, layout, direction, outlines);
     passMarks = options.passIndex >= 0 ? comparePasses(index, options.passIndex) : null;
     segments = phaseSegments(index);
     passes = passOptions(index);
@@ -74,11 +77,11 @@ export function mountWidget(model, el, host) {
     autoFit();
   }
 
-  // The automatic view keeps labels readable; the "fit" button shows everything.
+  // The automatic view keeps labels readable (as stepping does); "fit" and f show everything.
   function autoFit() {
     if (!display) return;
     const current = stateAt(index, get("step")).current;
-    graph.fit({ minScale: 0.7, focus: display && display.groupOf.get(current) });
+    graph.fit({ minScale: READABLE_SCALE, focus: display && display.groupOf.get(current) });
   }
 
   function refresh() {
@@ -87,14 +90,15 @@ export function mountWidget(model, el, host) {
     const state = stateAt(index, get("step"));
     const ds = displayState(display, state);
     const selected = get("selected");
-    legend.update(state.phase);
+    legend.update(state.phase, get("direction") === "TB" ? "TB" : "LR");
     predict.show(index, state.step, !!get("predict"));
     graph.update(ds, { selected, added: passMarks && passMarks.added,
       unused: passMarks && new Set(passMarks.unused.map((id) => display.groupOf.get(id))),
       errorType: state.error ? state.error.type : "" });
-    // Follow the step: the current node is panned into view whenever the step changes
-    // (playing or stepped by hand), never when the learner only pans or selects.
-    if (ds.current && state.step !== shownStep) graph.reveal(ds.current);
+    // Follow the step: whenever the step changes (played, stepped by key, button,
+    // scrubber or from Python), the current node glides into view at a readable zoom;
+    // never when the learner only pans or selects.
+    if (ds.current && state.step !== shownStep) graph.reveal(ds.current, { jump: shownStep < 0 });
     shownStep = state.step;
     root.classList.toggle("ag-animate", !!get("animate"));
     root.dataset.phase = state.phase;

@@ -1,8 +1,10 @@
 // Where the gradient written on an edge goes: beside the edge's middle, on the
-// first side that covers no node box (labels must never hide a node's value).
+// first side that covers no node box (labels must never hide a node's value), else on
+// the nearest free spot around it.
 // Pure: no DOM; sizes are estimates, 7 px a character, 14 px high.
 
 const CHAR = 7, HEIGHT = 14, GAP = 4;
+const RINGS = 8, GRID_X = 16, GRID_Y = 10; // the search grid around the edge's middle, px
 
 /** The text on an edge: an arrow against the data flow (backward goes right to
  * left in LR, bottom to top in TB) and the gradient. */
@@ -34,7 +36,24 @@ export function placeEdgeLabel(points, text, boxes, direction = "LR", placed = [
   }
   // and along the edge, towards either end, when the sides are crowded
   for (const f of [0.25, -0.25]) steps.push(direction === "TB" ? [w / 2 + 6, f * (p[1] - q[1] || 40)] : [f * (p[0] - q[0] || 40), -10]);
-  const rects = [...boxes].map(boxRect);
+  // then, between crowded boxes (a short edge between two columns), the nearest free
+  // spot on a widening grid around the middle, so a label never lands on a box
+  for (let ring = 1; ring <= RINGS; ring++) {
+    const around = [];
+    for (let i = -ring; i <= ring; i++) {
+      for (let j = -ring; j <= ring; j++) {
+        if (Math.max(Math.abs(i), Math.abs(j)) === ring) around.push([i * GRID_X, j * GRID_Y]);
+      }
+    }
+    around.sort((a, b) => Math.hypot(a[0], a[1]) - Math.hypot(b[0], b[1]));
+    steps.push(...around);
+  }
+  // only the boxes that a candidate could touch are checked (big graphs stay cheap)
+  const reach = RINGS * Math.max(GRID_X, GRID_Y) + w + 80;
+  const rects = [];
+  for (const b of boxes) {
+    if (Math.abs(b.x - mid[0]) < reach + b.width / 2 && Math.abs(b.y - mid[1]) < reach + b.height / 2) rects.push(boxRect(b));
+  }
   for (const [dx, dy] of steps) {
     const c = { x: mid[0] + dx, y: mid[1] + dy };
     const r = { x0: c.x - w / 2, x1: c.x + w / 2, y0: c.y - h / 2, y1: c.y + h / 2 };

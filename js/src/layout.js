@@ -10,6 +10,7 @@ import { layered } from "./layered.js";
 
 export const DAGRE_LIMIT = 120;
 const NODESEP = 14, RANKSEP = 34;
+const OUTLINE_PAD = 6, OUTLINE_LABEL = 14; // px around an outline's members, and its name's band
 
 /** Estimated box size of a display node (no DOM to measure text in, on purpose:
  * layout must be pure and fast; 7 px per character fits JupyterLab's UI font). */
@@ -23,11 +24,12 @@ export function nodeSize(node) {
 }
 
 /**
- * graph: {nodes: [{id, kind, text}], edges: [{src, dst}]}.
- * Returns {nodes: Map id -> {x, y, width, height} (centres), edges: [{src, dst, points}],
- * width, height, engine}. Points follow data flow, from src to dst.
+ * graph: {nodes: [{id, kind, text}], edges: [{src, dst}]}; outlines: [{id, parent, members}]
+ * (outlines.js), parents first. Returns {nodes: Map id -> {x, y, width, height} (centres),
+ * edges: [{src, dst, points}], outlines: Map id -> box, width, height, engine}. Points
+ * follow data flow, from src to dst.
  */
-export function layoutGraph(graph, { direction = "LR", engine = "auto" } = {}) {
+export function layoutGraph(graph, { direction = "LR", engine = "auto", outlines = [] } = {}) {
   const lr = direction === "LR";
   const sized = graph.nodes.map((node) => {
     const { width, height } = node.width ? node : nodeSize(node);
@@ -36,18 +38,41 @@ export function layoutGraph(graph, { direction = "LR", engine = "auto" } = {}) {
   const use = engine === "auto" ? (sized.length <= DAGRE_LIMIT ? "dagre" : "layered") : engine;
   // Both engines work top-to-bottom; for LR swap the axes going in and coming out.
   const tb = sized.map((s) => (lr ? { id: s.id, width: s.height, height: s.width } : s));
-  const raw = use === "dagre" ? viaDagre(tb, graph.edges) : viaLayered(tb, graph.edges);
+  const raw = use === "dagre" ? viaDagre(tb, graph.edges, outlines) : viaLayered(tb, graph.edges);
   const nodes = new Map();
   for (const s of sized) {
     const p = raw.pos.get(s.id);
     nodes.set(s.id, { x: lr ? p.y : p.x, y: lr ? p.x : p.y, width: s.width, height: s.height });
   }
+  const boxes = new Map();
+  for (const [id, b] of raw.clusters || []) boxes.set(id, lr ? { x: b.y, y: b.x, width: b.height, height: b.width } : b);
   const edges = raw.edges.map((e) => ({
     src: e.src, dst: e.dst,
     points: (e.points || straight(nodes, e)).map(([x, y]) => (lr ? [y, x] : [x, y])).map(round),
   }));
   for (const e of edges) clip(e, nodes, lr);
-  return { nodes, edges, width: lr ? raw.height : raw.width, height: lr ? raw.width : raw.height, engine: use };
+  return { nodes, edges, outlines: outlineBoxes(outlines, nodes, boxes),
+    width: lr ? raw.height : raw.width, height: lr ? raw.width : raw.height, engine: use };
+}
+
+// dagre lays outlines out as clusters (no other node inside); the fast engine does not
+// know them, so there an outline is its members' bounding box. Either way an outline
+// gets OUTLINE_PAD around its members and a band on top for its name.
+function outlineBoxes(outlines, nodes, clusters) {
+  const out = new Map();
+  for (const o of [...outlines].reverse()) { // children first: a parent wraps them
+    let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+    const cover = (b) => { x0 = Math.min(x0, b.x - b.width / 2); x1 = Math.max(x1, b.x + b.width / 2);
+      y0 = Math.min(y0, b.y - b.height / 2); y1 = Math.max(y1, b.y + b.height / 2); };
+    for (const m of o.members) if (nodes.has(m)) cover(nodes.get(m));
+    for (const c of outlines) if (c.parent === o.id && out.has(c.id)) cover(out.get(c.id));
+    if (!isFinite(x0)) continue;
+    const c = clusters.get(o.id);
+    if (c) cover(c);
+    else { x0 -= OUTLINE_PAD; x1 += OUTLINE_PAD; y0 -= OUTLINE_PAD + OUTLINE_LABEL; y1 += OUTLINE_PAD; }
+    out.set(o.id, { x: (x0 + x1) / 2, y: (y0 + y1) / 2, width: x1 - x0, height: y1 - y0 });
+  }
+  return out;
 }
 
 function viaLayered(nodes, edges) {
@@ -56,11 +81,17 @@ function viaLayered(nodes, edges) {
   return { pos: out.pos, edges: out.edges, width: out.width, height: out.height };
 }
 
-function viaDagre(nodes, edges) {
-  const g = new dagre.graphlib.Graph({ multigraph: true });
+function viaDagre(nodes, edges, outlines = []) {
+  const g = new dagre.graphlib.Graph({ multigraph: true, compound: outlines.length > 0 });
   g.setGraph({ rankdir: "TB", nodesep: NODESEP, ranksep: RANKSEP, marginx: 0, marginy: 0 });
   g.setDefaultEdgeLabel(() => ({}));
   for (const s of nodes) g.setNode(s.id, { width: s.width, height: s.height });
+  // each node in its innermost outline, each outline in its parent (outlines come parents first)
+  for (const o of outlines) {
+    g.setNode(o.id, {});
+    if (o.parent) g.setParent(o.id, o.parent);
+    for (const m of o.members) if (g.hasNode(m)) g.setParent(m, o.id);
+  }
   edges.forEach((e, i) => { if (e.src !== e.dst) g.setEdge(e.src, e.dst, {}, `e${i}`); });
   dagre.layout(g);
   const pos = new Map(nodes.map((s) => [s.id, { x: g.node(s.id).x, y: g.node(s.id).y }]));
@@ -68,8 +99,13 @@ function viaDagre(nodes, edges) {
     const label = e.src !== e.dst && g.edge({ v: e.src, w: e.dst, name: `e${i}` });
     return { src: e.src, dst: e.dst, points: label ? label.points.map((p) => [p.x, p.y]) : null };
   });
+  const clusters = new Map();
+  for (const o of outlines) {
+    const c = g.node(o.id);
+    if (c && isFinite(c.x) && c.width > 0) clusters.set(o.id, { x: c.x, y: c.y, width: c.width, height: c.height });
+  }
   const info = g.graph();
-  return { pos, edges: out, width: info.width || 0, height: info.height || 0 };
+  return { pos, edges: out, clusters, width: info.width || 0, height: info.height || 0 };
 }
 
 function straight(nodes, e) {

@@ -50,7 +50,8 @@ function thumbnail(h) {
 /** An op's text: its symbol with its numeric constants where Python wrote them
  * (`× 2` for x*2, `2 −` for 2-x, `** 2` for x**2). */
 export function opText(node) {
-  const symbol = nodeText(node);
+  // a superscript (transpose's ᵀ) is a few pixels tall in an 11 px pill: written full size
+  const symbol = nodeText(node) === "ᵀ" ? "T" : nodeText(node);
   const consts = (node.consts || []).filter((c) => typeof c.value === "number" || typeof c.value === "string");
   if (!consts.length || consts.length > 2 || consts.some((c) => typeof c.value === "string" && !/^-?(NaN|Infinity)$/.test(c.value))) return symbol;
   const shown = symbol === "^" ? "**" : symbol;

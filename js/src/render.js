@@ -11,11 +11,17 @@ import { edgeGradText } from "./format.js";
 import { drawTensor, updateGrad } from "./nodedraw.js";
 import { gradState } from "./nodecontent.js";
 import { backwardArrow, placeEdgeLabel } from "./edgelabels.js";
+import { drawOutlines, showOutlines } from "./outlinedraw.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 const LOD_SCALE = 0.4;
+// Stepping keeps the current node readable: its smallest text (11 px, the op labels
+// and grid cells) at least 11 px on screen.
+export const READABLE_SCALE = 1;
+const GLIDE_MS = 240;
+const reducedMotion = () => typeof matchMedia === "function" && matchMedia("(prefers-reduced-motion: reduce)").matches;
 
-export function createGraphView(container, { onSelect = () => {}, onOpen = () => {} } = {}) {
+export function createGraphView(container, { onSelect = () => {}, onOpen = () => {}, onCollapse = () => {} } = {}) {
   const svg = select(container).append("svg").attr("class", "ag-svg").attr("xmlns", SVG);
   const defs = svg.append("defs");
   for (const [id, cls] of [["ag-arrow", "ag-arrowhead"], ["ag-arrow-lit", "ag-arrowhead ag-lit"], ["ag-arrow-back", "ag-arrowhead ag-back"]]) {
@@ -24,6 +30,7 @@ export function createGraphView(container, { onSelect = () => {}, onOpen = () =>
       .append("path").attr("d", "M0,0L10,5L0,10z");
   }
   const viewport = svg.append("g").attr("class", "ag-viewport");
+  const outlineLayer = viewport.append("g").attr("class", "ag-outlines");
   const edgeLayer = viewport.append("g").attr("class", "ag-edges");
   const nodeLayer = viewport.append("g").attr("class", "ag-nodes");
   const overlay = viewport.append("g").attr("class", "ag-overlay");
@@ -44,12 +51,16 @@ export function createGraphView(container, { onSelect = () => {}, onOpen = () =>
   // the widget is not in the document yet (anywidget renders before attaching).
   zoomer.extent(function () { return [[0, 0], [this.clientWidth || 800, this.clientHeight || 400]]; });
   svg.call(zoomer).on("dblclick.zoom", null);
-  const minimap = createMinimap(container, { onPan: (x, y) => svg.call(zoomer.translateTo, x, y) });
+  const minimap = createMinimap(container, { onPan: (x, y) => {
+    const t = transformOf(svg.node()), el = svg.node();
+    glideTo(zoomIdentity.translate((el.clientWidth || 800) / 2 - x * t.k, (el.clientHeight || 400) / 2 - y * t.k).scale(t.k), 0);
+  } });
 
-  let nodes = new Map(), edges = new Map(), layout = null, direction = "LR";
+  let nodes = new Map(), edges = new Map(), layout = null, direction = "LR", outlined = [];
 
-  function setGraph(display, lay, dir) {
+  function setGraph(display, lay, dir, outlines = []) {
     layout = lay;
+    outlined = drawOutlines(outlineLayer.node(), outlines, lay.outlines, onCollapse);
     minimap.setGraph(lay);
     direction = dir;
     nodes = new Map();
@@ -126,6 +137,7 @@ export function createGraphView(container, { onSelect = () => {}, onOpen = () =>
         else e.el.removeAttribute("marker-start");
       }
     }
+    showOutlines(outlined, ds.visible);
     drawGradLabels(ds);
   }
 
@@ -161,7 +173,7 @@ export function createGraphView(container, { onSelect = () => {}, onOpen = () =>
     const W = Math.max(1, layout.width), H = Math.max(1, layout.height);
     const whole = Math.min(1.5, (w - 2 * pad) / W, (h - 2 * pad) / H);
     if (whole >= minScale) {
-      svg.call(zoomer.transform, zoomIdentity.translate((w - W * whole) / 2, (h - H * whole) / 2).scale(whole));
+      glideTo(zoomIdentity.translate((w - W * whole) / 2, (h - H * whole) / 2).scale(whole), 0);
       return;
     }
     const k = minScale, n = focus && nodes.get(focus);
@@ -169,27 +181,62 @@ export function createGraphView(container, { onSelect = () => {}, onOpen = () =>
     // Start of the flow on the main axis, centre on the cross axis (or the focus node).
     const x = n ? w / 2 - n.box.x * k : lr ? pad : (w - W * k) / 2;
     const y = n ? h / 2 - n.box.y * k : lr ? (h - H * k) / 2 : pad;
-    svg.call(zoomer.transform, zoomIdentity.translate(x, y).scale(k));
+    glideTo(zoomIdentity.translate(x, y).scale(k), 0);
   }
 
-  /** Pan (no zoom change) so node `id` is in view, when it is outside it. */
-  function reveal(id) {
+  /** Bring node `id` into view at a readable zoom: when any part of its box is
+   * outside the canvas, or the zoom makes its text smaller than 11 px, centre
+   * it (zooming in to READABLE_SCALE if needed, never out). Glides there over
+   * GLIDE_MS unless `jump` (animation off, or the learner asked for less motion). */
+  function reveal(id, { jump = false } = {}) {
     const n = nodes.get(id);
     if (!n) return;
     const el = svg.node();
-    const t = transformOf(el);
+    // judged where the view is going: a glide under way still moves it
+    const t = glide ? glideTarget : transformOf(el);
     const x = t.x + n.box.x * t.k, y = t.y + n.box.y * t.k;
     const w = el.clientWidth || 800, h = el.clientHeight || 400;
-    // the whole box (and its gradient line) in view, with a margin; else centre it
+    // the whole box (and its gradient line and note above) in view, with a margin
     const hw = (n.box.width / 2) * t.k + 10, hh = (n.box.height / 2) * t.k + 16;
-    if (x - hw >= 0 && x + hw <= w && y - hh >= 0 && y + hh <= h) return;
-    svg.call(zoomer.translateTo, n.box.x, n.box.y);
+    const readable = t.k >= READABLE_SCALE - 1e-6;
+    if (readable && x - hw >= 0 && x + hw <= w && y - hh >= 0 && y + hh <= h && !underMinimap(x + hw, y + hh, w, h)) return;
+    const k = Math.max(t.k, READABLE_SCALE);
+    const target = zoomIdentity.translate(w / 2 - n.box.x * k, h / 2 - n.box.y * k).scale(k);
+    glideTo(target, jump || reducedMotion() ? 0 : GLIDE_MS);
   }
+
+  // The overview sits in the bottom-right corner (8 px in): a node under it is not in view.
+  function underMinimap(right, bottom, w, h) {
+    const m = minimap.element;
+    if (m.style.display === "none") return false;
+    return right > w - 8 - Number(m.getAttribute("width")) && bottom > h - 8 - Number(m.getAttribute("height"));
+  }
+
+  // A pan as a short ease-out glide (d3-zoom without d3-transition: one transform a
+  // frame). A new glide, or the learner's own pan or zoom, ends the one under way.
+  let glide = 0, glideTarget = zoomIdentity;
+  function glideTo(target, ms) {
+    cancelAnimationFrame(glide);
+    glide = 0;
+    glideTarget = target;
+    const from = transformOf(svg.node());
+    if (ms <= 0) { svg.call(zoomer.transform, target); return; }
+    const start = performance.now();
+    const frame = (now) => {
+      const u = Math.min(1, (now - start) / ms), e = 1 - (1 - u) ** 3;
+      const k = from.k + (target.k - from.k) * e;
+      svg.call(zoomer.transform, zoomIdentity.translate(from.x + (target.x - from.x) * e,
+        from.y + (target.y - from.y) * e).scale(k));
+      glide = u < 1 ? requestAnimationFrame(frame) : 0;
+    };
+    glide = requestAnimationFrame(frame);
+  }
+  zoomer.on("zoom.glide", (ev) => { if (ev.sourceEvent) { cancelAnimationFrame(glide); glide = 0; } });
 
   svg.on("click", () => onSelect(""));
   return {
     svg: svg.node(), setGraph, update, fit, reveal,
-    destroy: () => { svg.on(".zoom", null); svg.remove(); minimap.destroy(); },
+    destroy: () => { cancelAnimationFrame(glide); svg.on(".zoom", null); svg.remove(); minimap.destroy(); },
   };
 }
 

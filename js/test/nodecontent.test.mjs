@@ -79,3 +79,7 @@ test("a box is wide enough for the gradient it will show, not only for its value
   const wide = tensorContent(node, small([3], [1, "Infinity", 0.7071]));
   assert.ok(wide.width > narrow.width + 2 * 7 * 4, `${wide.width} vs ${narrow.width}`);
 });
+
+test("transpose's superscript is written full size in its pill", () => {
+  assert.equal(opText({ kind: "op", op: "TBackward0", symbol: "ᵀ" }), "T");
+});

@@ -8,7 +8,8 @@ import pytest
 from conftest import ARTIFACTS, ROOT
 from contrast import measuring
 from example_graphs import readme_example
-from view_page import counter, ignore_favicon, open_view
+from geometry import boxes_overlap, labels_over_boxes
+from view_page import counter, ignore_favicon, open_document, open_view
 
 import ag_jupyter as ag
 from ag_jupyter.widgets.labels import label_trace
@@ -19,29 +20,13 @@ pytestmark = pytest.mark.browser
 def open_doc(page, site, tr, names, name, step=0, **model):
     label_trace(tr, names)
     doc = tr.to_dict()
-    path = ARTIFACTS / "docs" / f"{name}.json"
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(doc))
-    open_view(page, site, str(path.relative_to(ROOT)), step=step, **model)
+    open_document(page, site, doc, name, step=step, **model)
     return doc
 
 
 def node_texts(page, node_id):
     return page.eval_on_selector(f"g.ag-node[data-id={node_id}]",
                                  "g => [...g.querySelectorAll('text')].map(t => t.textContent)")
-
-
-def boxes_overlap(page):
-    """Pairs of visible node boxes whose rectangles intersect on screen."""
-    return page.evaluate("""() => {
-      const r = [...document.querySelectorAll('g.ag-node:not(.ag-hidden) .ag-shape')]
-        .map(s => s.getBoundingClientRect());
-      const out = [];
-      for (let i = 0; i < r.length; i++) for (let j = i + 1; j < r.length; j++)
-        if (r[i].left < r[j].right && r[j].left < r[i].right && r[i].top < r[j].bottom && r[j].top < r[i].bottom)
-          out.push([i, j]);
-      return out;
-    }""")
 
 
 def test_readme_example_shows_every_value_and_at_the_end_every_leaf_grad(page, site):
@@ -126,14 +111,8 @@ def test_gradient_on_an_edge_points_back_and_never_covers_a_node(page, site):
         sent = [g for g in event["grad_inputs"] if g["node"] and g["grad"]]
         assert len(labels) >= len(sent) and all(label.startswith("↑ ") for label in labels), labels
         seen += len(labels)
-        covered = page.evaluate("""() => {
-          const boxes = [...document.querySelectorAll('g.ag-node:not(.ag-hidden) .ag-shape')]
-            .map(s => s.getBoundingClientRect());
-          return [...document.querySelectorAll('.ag-edge-grad text')].map(t => t.getBoundingClientRect())
-            .filter(r => boxes.some(b => r.left < b.right && b.left < r.right && r.top < b.bottom && b.top < r.bottom))
-            .length;
-        }""")
-        assert covered == 0, (event["node"], labels)
+        covered = labels_over_boxes(page)
+        assert covered == [], (event["node"], labels)
         assert page.locator("path.ag-edge.ag-active[marker-start]").count() >= 1
     assert seen > 0
     assert ignore_favicon(page.console_errors) == []
@@ -194,43 +173,6 @@ def test_predict_mode_asks_judges_and_records_each_leafs_gradient(page, site):
     # the toolbar toggle turns it off
     page.click("button[data-action=predict]")
     assert page.evaluate("window.model.get('predict')") is False
-    assert ignore_favicon(page.console_errors) == []
-
-
-INSIDE = """() => {
-  const view = document.querySelector('.ag-svg').getBoundingClientRect();
-  const cur = document.querySelector('g.ag-node.ag-current .ag-shape');
-  if (!cur) return null;
-  const r = cur.getBoundingClientRect();
-  return r.left >= view.left && r.right <= view.right && r.top >= view.top && r.bottom <= view.bottom;
-}"""
-
-
-def test_the_view_follows_the_step_and_f_fits_the_whole_graph(page, site):
-    page.goto(site + "?synth=300&step=0")
-    page.wait_for_function("window.viewReady === true", timeout=30_000)
-    page.click(".ag-step-counter")  # focus the widget, as a click in it does
-    page.focus(".ag-graph")
-    followed = 0
-    for _ in range(60):  # by hand, → after →: the current node stays in view
-        page.keyboard.press("ArrowRight")
-        inside = page.evaluate(INSIDE)
-        if inside is not None:
-            assert inside, page.text_content(".ag-step-counter")
-            followed += 1
-    assert followed >= 50
-    page.keyboard.press("End")
-    page.keyboard.press("Home")
-    for _ in range(3):
-        page.keyboard.press("ArrowRight")
-    page.keyboard.press("f")
-    whole = page.evaluate("""() => {
-      const view = document.querySelector('.ag-svg').getBoundingClientRect();
-      const r = document.querySelector('.ag-nodes').getBoundingClientRect();
-      return r.left >= view.left - 1 && r.right <= view.right + 1
-        && r.top >= view.top - 1 && r.bottom <= view.bottom + 1;
-    }""")
-    assert whole
     assert ignore_favicon(page.console_errors) == []
 
 

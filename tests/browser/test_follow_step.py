@@ -1,0 +1,104 @@
+"""Follow the step: after every step a person takes (the arrow keys, the step buttons, the
+scrubber) and every step set from outside (as Python sets `step`), the current node's box
+lies inside the canvas, clear of the overview, with its text at least 11 px on screen.
+Measured from bounding boxes on a 200-node graph and on tutorial 4's model."""
+from pathlib import Path
+
+import pytest
+from conftest import ARTIFACTS
+from example_graphs import tutorial_widget
+from geometry import current_in_view
+from view_page import counter, ignore_favicon, open_document
+
+pytestmark = pytest.mark.browser
+NOTEBOOKS = Path(__file__).resolve().parents[2] / "notebooks"
+
+
+def step_count(page):
+    return int(counter(page).split(" / ")[1])
+
+
+def drive(page, total):
+    """Step to the end as a person might, mixing every way of stepping, and measure after
+    each step; some steps go back. Returns the steps where the current node was not in view."""
+    page.click(".ag-canvas", position={"x": 5, "y": 5})  # focus the widget (keys need it)
+    ways = ["key", "key", "button", "key", "scrubber", "python", "key", "back"]
+    wrong, i, step = [], 0, 0
+    while step < total:
+        way = ways[i % len(ways)]
+        i += 1
+        if way == "key":
+            page.keyboard.press("ArrowRight")
+        elif way == "back":
+            page.keyboard.press("ArrowLeft")
+        elif way == "button":
+            page.click("button[data-action=step]")
+        elif way == "scrubber":
+            page.focus(".ag-scrubber")
+            page.keyboard.press("ArrowRight")  # a range input moves one step per key
+            page.click(".ag-canvas", position={"x": 5, "y": 5})
+        else:  # what Python's `w.step = n` does to the model
+            page.evaluate("n => { window.model.set('step', n); window.model.save_changes(); }", step + 1)
+        step = int(counter(page).split(" / ")[0])
+        seen = current_in_view(page)
+        if seen and not (seen["inside"] and not seen["underMinimap"] and seen["text"] >= 10.95):
+            wrong.append((step, way, seen))
+    return wrong
+
+
+def test_stepping_a_200_node_graph_keeps_the_current_node_in_view_and_readable(page, site):
+    page.goto(site + "?synth=200&step=0")
+    page.wait_for_function("window.viewReady === true", timeout=30_000)
+    assert page.locator("g.ag-node").count() >= 190
+    assert drive(page, step_count(page)) == []
+    page.locator(".ag-graph").screenshot(path=str(ARTIFACTS / "follow-step-200.png"))
+    # f fits everything (text may be small then); the next step brings it back to readable
+    page.keyboard.press("f")
+    whole = page.evaluate("""() => {
+      const view = document.querySelector('.ag-svg').getBoundingClientRect();
+      const r = document.querySelector('.ag-nodes').getBoundingClientRect();
+      return r.left >= view.left - 1 && r.right <= view.right + 1
+        && r.top >= view.top - 1 && r.bottom <= view.bottom + 1;
+    }""")
+    assert whole
+    page.keyboard.press("Home")
+    page.keyboard.press("ArrowRight")
+    seen = current_in_view(page)
+    assert seen["inside"] and seen["text"] >= 10.95, seen
+    assert ignore_favicon(page.console_errors) == []
+
+
+@pytest.mark.parametrize("direction", ["LR", "TB"])
+def test_stepping_tutorial_4s_model_keeps_the_current_node_in_view(page, site, ip, direction):
+    widget = tutorial_widget(ip, NOTEBOOKS / "04_dynamic_networks.ipynb", 3)
+    open_document(page, site, widget.trace, f"tutorial4_{direction}", step=0, direction=direction)
+    assert drive(page, step_count(page)) == []
+    assert ignore_favicon(page.console_errors) == []
+
+
+def test_a_step_set_from_python_in_jupyterlab_brings_the_node_into_view(lab, page):
+    """The real thing: tutorial 4's cell in JupyterLab, then `w.step = n` in the kernel."""
+    import json
+
+    from lab_harness import open_notebook, run_all_cells, write_notebook
+
+    root, base, token = lab
+    cells = json.loads((NOTEBOOKS / "04_dynamic_networks.ipynb").read_text())["cells"]
+    source = ["".join(cells[i]["source"]) for i in (1, 3)]
+    steps = (40, 75, 100)
+    write_notebook(root / "follow_python.ipynb", [*source, "w = _\nprint('from', ag.__file__)"])
+    open_notebook(page, base, token, "follow_python.ipynb")
+    run_all_cells(page, timeout_ms=180_000)
+    widget = page.locator(".ag-graph").first
+    widget.locator("g.ag-node").first.wait_for(timeout=30_000)
+    # this checkout's package and bundle (module outlines are new in it), not an installed one
+    assert f"from {Path(__file__).resolve().parents[2]}" in page.locator(".jp-OutputArea").last.inner_text()
+    assert widget.locator(".ag-outline").count() > 0
+    for step in steps:  # Python code in the notebook's kernel sets the step, as a learner's cell would
+        page.evaluate("""code => window.jupyterapp.shell.currentWidget.sessionContext.session.kernel
+                         .requestExecute({ code }).done""", f"w.step = {step}")
+        page.wait_for_function("s => document.querySelector('.ag-step-counter').textContent.startsWith(s + ' /')",
+                               arg=step, timeout=60_000)
+        seen = current_in_view(page, root=".ag-graph")
+        assert seen and seen["inside"] and not seen["underMinimap"] and seen["text"] >= 10.95, (step, seen)
+    assert [e for e in page.console_errors if "favicon" not in e] == []
