@@ -109,7 +109,8 @@ export function mountWidget(model, el, host) {
       segments, passOptions: passes, passIndex: get("pass_index"),
       collapseText: sel && sel.open ? "expand" : "collapse", canCollapse: !!sel });
     const currentNode = index.nodes.get(state.current);
-    strip.show((state.error && state.error.line) || (currentNode && currentNode.line) || null, get("source"));
+    strip.show((state.error && state.error.line) || (currentNode && currentNode.line) || rootLine(index, state),
+      get("source"));
     panel.show(index, state, { defer: !!get("playing") });
     inspector.show(selected, index, state, display);
     root.title = passMarks ? passMarks.text : "";
@@ -197,4 +198,15 @@ export function mountWidget(model, el, host) {
     panel.destroy();
     root.remove();
   };
+}
+
+// Once a pass's backward is done no node is current: the strip keeps the line that made
+// the pass's root (the loss), rather than going blank.
+function rootLine(index, state) {
+  if (state.phase !== "done") return null;
+  for (const id of index.roots) {
+    const node = index.nodes.get(id);
+    if (node && node.line && (index.nodePass.get(id) || 0) === state.pass) return node.line;
+  }
+  return null;
 }

@@ -179,6 +179,19 @@ export function heatColor(v, lo, hi) {
   return t >= 0 ? `rgb(255,${c(t)},${c(t)})` : `rgb(${c(-t)},${c(-t)},255)`;
 }
 
+const LISTED = 6;
+
+// The gradients the pass left in .grad, in the order the graph made the tensors: the
+// answer the learner stepped for, readable without a click on each node.
+function gradientsSoFar(index, state) {
+  const found = [...index.nodes.keys()].filter((id) => state.grads.get(id));
+  if (!found.length) return "";
+  const listed = found.slice(0, LISTED)
+    .map((id) => `${nodeName(index.nodes.get(id))}.grad = ${summaryText(state.grads.get(id), { max: 4 })}`);
+  const more = found.length > LISTED ? `, and ${found.length - LISTED} more` : "";
+  return `: ${listed.join(", ")}${more}`;
+}
+
 /** The sentence under the graph for the event on screen. */
 export function caption(index, state) {
   const e = state.event;
@@ -196,7 +209,7 @@ export function caption(index, state) {
     case "accumulate":
       return `${nodeName(node)}.grad = ${summaryText(e.grad, { max: 6 })}`;
     case "backward_end":
-      return e.completed ? "backward done" : "backward stopped";
+      return e.completed ? `backward done${gradientsSoFar(index, state)}` : "backward stopped";
     case "error":
       return `${e.error_type}: ${e.message}`;
     default:

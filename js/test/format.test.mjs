@@ -112,7 +112,13 @@ test("captions say what the current event is", () => {
   const idx = indexTrace(fixture("e_labelled"));
   assert.equal(caption(idx, stateAt(idx, 0)), "press ▶ or → to build the graph");
   assert.equal(caption(idx, stateAt(idx, 1)), "forward: a = 2");
-  assert.equal(caption(idx, stateAt(idx, idx.events.length)), "backward done");
+  // the end names every leaf's .grad, as the accumulate events (the engine's numbers) left it
+  assert.equal(caption(idx, stateAt(idx, idx.events.length)),
+    "backward done: a.grad = -3, b.grad = 2, c.grad = 1.386, d.grad = 2.5");
+  const nn = indexTrace(fixture("dynamic_passes"));
+  const end = caption(nn, stateAt(nn, nn.events.length));
+  assert.match(end, /^backward done: inp\.weight\.grad = \[\[0, 0\], \[0, 0\]\], inp\.bias\.grad = \[0, 0\], /);
+  assert.match(end, /, out\.bias\.grad = \[3\]$/);
   const err = indexTrace(fixture("error_matmul"));
   assert.match(caption(err, stateAt(err, err.events.length)), /^RuntimeError: mat1 and mat2/);
 });
