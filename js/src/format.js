@@ -181,13 +181,13 @@ export function heatColor(v, lo, hi) {
 
 const LISTED = 6;
 
-// The gradients the pass left in .grad, in the order the graph made the tensors: the
-// answer the learner stepped for, readable without a click on each node.
+// The gradients the pass left in .grad, each as its node's badge shows it, in the order
+// the graph made the tensors: the answer the learner stepped for, without a click.
 function gradientsSoFar(index, state) {
   const found = [...index.nodes.keys()].filter((id) => state.grads.get(id));
   if (!found.length) return "";
   const listed = found.slice(0, LISTED)
-    .map((id) => `${nodeName(index.nodes.get(id))}.grad = ${summaryText(state.grads.get(id), { max: 4 })}`);
+    .map((id) => `${nodeName(index.nodes.get(id))}.grad = ${badgeText(state.grads.get(id))}`);
   const more = found.length > LISTED ? `, and ${found.length - LISTED} more` : "";
   return `: ${listed.join(", ")}${more}`;
 }
