@@ -22,7 +22,8 @@ from .chain import RunningTotals, local_derivative
 from .op_info import by_torch_name, describe
 from .records import Records
 from .source_lines import user_line
-from .summary import SummaryCache, device_name, dtype_name, nonfinite, summarize
+from .summary import SummaryCache, device_name, dtype_name, nonfinite
+from .summary import record as summary_of
 from .walk import adopt
 
 _ref = weakref.ref
@@ -62,6 +63,8 @@ class Recorder(Records, Listener):
         self._totals = RunningTotals()
         self._uses: dict = {}  # tensor id -> how many ops consumed it (edges counted so far)
         self._edges_counted = 0
+        # Events whose nonfinite_origin mark waits for their summaries (see settle)
+        self._unsettled: list = []  # (create event, output summary, input ids) or (step event,)
 
     # ----- ids --------------------------------------------------------------------
     def tensor_id(self, t) -> str:
@@ -79,14 +82,14 @@ class Recorder(Records, Listener):
             return entry[2]
         data = t._data
         record = self.tensor([int(n) for n in data.shape], dtype_name(data.dtype), device_name(data), True, False,
-                             "seen", summarize(data, self.exact))
+                             "seen", summary_of(data, self.exact))
         self.ops[id(fn)] = (_ref(fn), None, record["id"])
         return record["id"]
 
     def _new_leaf(self, t, origin: str, line) -> str:
         data = t._data
         record = self.tensor([int(n) for n in data.shape], dtype_name(data.dtype), device_name(data),
-                             t._requires_grad, True, origin, summarize(data, self.exact), line,
+                             t._requires_grad, True, origin, summary_of(data, self.exact), line,
                              self._scope[-1] if self._scope else None)
         self.leaves[id(t)] = (_ref(t), record["id"])
         if t._requires_grad:
@@ -126,7 +129,7 @@ class Recorder(Records, Listener):
         self._tensors += 1
         op = {"id": op_id, "kind": "op", "op": name, "symbol": symbol, "formula": formula,
               "origin": "op", "saved": saved, "line": line}
-        value = summarize(data, self.exact)
+        value = summary_of(data, self.exact)
         out = {"id": out_id, "kind": "tensor", "shape": list(data.shape), "dtype": dtype_name(data.dtype),
                "device": "cpu" if isinstance(data, _HOST) else device_name(data), "requires_grad": True,
                "is_leaf": False, "origin": "op", "value": value, "line": line}
@@ -150,8 +153,7 @@ class Recorder(Records, Listener):
         edges.append((op_id, out_id, 0))
         self.inputs[op_id] = input_ids
         self.ops[id(node)] = (_ref(node), op_id, out_id)
-        if nonfinite(value) and not any(i is not None and nonfinite(by_id[i].get("value")) for i in input_ids):
-            create_out["nonfinite_origin"] = True
+        self._unsettled.append((create_out, value, input_ids))
 
     def _saved(self, node, inputs, input_ids, data) -> list:
         """What the node keeps for backward: inputs by position, its output (``node``
@@ -258,7 +260,7 @@ class Recorder(Records, Listener):
         cache = self._cache
         grad_output = None if step.grad_output is None else cache.get(_array(step.grad_output))
         input_ids = self.inputs.get(op_id, ())
-        grads, bad = [], False
+        grads = []
         received = None if step.grad_output is None else _array(step.grad_output)
         finished = {e["node"]: e["grad"] for e in self._pending}  # leaves this step completed
         for arg, grad in enumerate(step.grad_inputs):
@@ -266,8 +268,7 @@ class Recorder(Records, Listener):
             entry = {"arg": arg, "node": target, "grad": None}
             if grad is not None:
                 array = _array(grad)
-                entry["grad"] = summary = cache.get(array)
-                bad = bad or nonfinite(summary)
+                entry["grad"] = cache.get(array)
                 local = local_derivative(received, array)
                 if local is not None:
                     entry["local"] = local
@@ -278,9 +279,8 @@ class Recorder(Records, Listener):
             grads.append(entry)
         event = {"type": "backward_step", "node": op_id, "grad_output": grad_output,
                  "grad_inputs": grads, "formula": self.by_id[op_id]["formula"]}
-        if bad and not nonfinite(grad_output):
-            event["nonfinite_origin"] = True
         self.events.append(event)
+        self._unsettled.append((event,))
         self._flush()
 
     def _retained(self, node, out_id: str) -> None:
@@ -315,6 +315,26 @@ class Recorder(Records, Listener):
         self.events.append({"type": "backward_end", "completed": bool(completed), "grad_none": grad_none})
         self._cache.clear()
         self._totals.end()
+
+    # ----- when the document is built ---------------------------------------------------
+    def settle(self) -> None:
+        """Mark where NaN or inf first appear (``nonfinite_origin``), which needs the
+        summaries, and so waits for the document: an op's output that is not finite
+        while none of its inputs' values is; a backward step that sent a non-finite
+        gradient while it received a finite one."""
+        by_id = self.by_id
+        for item in self._unsettled:
+            if len(item) == 1:
+                event = item[0]
+                if any(nonfinite(g["grad"]) for g in event["grad_inputs"]) and \
+                        not nonfinite(event["grad_output"]):
+                    event["nonfinite_origin"] = True
+            else:
+                create_out, value, input_ids = item
+                if nonfinite(value) and not any(i is not None and nonfinite(by_id[i].get("value"))
+                                                for i in input_ids):
+                    create_out["nonfinite_origin"] = True
+        self._unsettled.clear()
 
     # ----- Listener (autograd/listener.py): the handlers above, then the parent ------------
     def fault(self, callback: str, error: Exception) -> None:
