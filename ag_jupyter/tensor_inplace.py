@@ -6,6 +6,7 @@ from __future__ import annotations
 from . import backend, dtypes
 from .autograd import state, versions, views
 from .core import TENSOR_TYPES, _wrap
+from .ops.elementwise import Add, Clamp, Div, Mul, Sub
 from .promotion import category
 
 
@@ -13,28 +14,18 @@ class TensorInPlace:
     __slots__ = ()
 
     def add_(self, other, *, alpha=1):
-        from .ops.elementwise import Add
-
         return inplace(self, Add, other if alpha == 1 else other * alpha)
 
     def sub_(self, other, *, alpha=1):
-        from .ops.elementwise import Sub
-
         return inplace(self, Sub, other if alpha == 1 else other * alpha)
 
     def mul_(self, other):
-        from .ops.elementwise import Mul
-
         return inplace(self, Mul, other)
 
     def div_(self, other):
-        from .ops.elementwise import Div
-
         return inplace(self, Div, other)
 
     def clamp_(self, min=None, max=None):  # noqa: A002
-        from .ops.elementwise import Clamp
-
         return inplace(self, Clamp, min, max)
 
     def copy_(self, src):
