@@ -143,9 +143,13 @@ def steps(roots, gradients, retain_graph=None, create_graph=False, inputs=None, 
     report = report or listener is not None
     node_hooks = hooks.node_hooks
     pop, push = heapq.heappop, heapq.heappush
+    following = None  # the next node when it is the only one ready: a chain needs no heap
     try:
-        while ready:
-            node = pop(ready)[2]
+        while ready or following is not None:
+            if following is not None:
+                node, following = following, None
+            else:
+                node = pop(ready)[2]
             grad_output = buffers.pop(node, None)
             accumulated = []
             if grad_output is None:
@@ -174,7 +178,13 @@ def steps(roots, gradients, retain_graph=None, create_graph=False, inputs=None, 
                 if left:
                     continue
                 if is_node:
-                    push(ready, (-follow._seq, id(follow), follow))
+                    if following is None and not ready:
+                        following = follow  # the only node ready (a chain): no heap needed
+                    else:  # several ready: the heap orders them
+                        if following is not None:
+                            push(ready, (-following._seq, id(following), following))
+                            following = None
+                        push(ready, (-follow._seq, id(follow), follow))
                 elif follow in buffers:
                     new = _finish_leaf(follow, buffers.pop(follow), follow in shared, accumulate,
                                        only, captured, F, listener)
