@@ -9,13 +9,18 @@ from typing import Callable
 def measure(contenders: dict[str, Callable[[], None]], *, repeats: int = 15, number: int = 1,
             warmup: int = 3) -> dict[str, float]:
     """Median seconds per call of each contender. Contenders take turns within each
-    repeat, so a slow spell of the machine hits all of them alike."""
+    repeat, so a slow spell of the machine hits all of them alike; the turn order
+    rotates, so whatever one leaves behind (a thread pool still spinning, a cold
+    cache) does not always fall on the same next one."""
     for run in contenders.values():
         for _ in range(warmup):
             run()
     samples: dict[str, list[float]] = {name: [] for name in contenders}
-    for _ in range(repeats):
-        for name, run in contenders.items():
+    names = list(contenders)
+    for repeat in range(repeats):
+        shift = repeat % len(names)
+        for name in names[shift:] + names[:shift]:
+            run = contenders[name]
             start = time.perf_counter()
             for _ in range(number):
                 run()

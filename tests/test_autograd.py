@@ -212,6 +212,26 @@ def test_backward_order_is_pytorchs():
     assert seen == order
 
 
+def test_backward_order_is_pytorchs_where_chains_and_branches_mix():
+    # a chain takes the next node without the heap (engine.py); branches go through it
+    torch = pytest.importorskip("torch")
+
+    def build(lib, a, b, c, d):
+        u = (a * b).exp().log()
+        v = (c.tanh() + d * d).sin() * u
+        return (u * v + (v * 2).exp().log()).sum()
+
+    values = (0.5, -0.3, 0.8, 0.2)
+    ours = build(ag, *(ag.tensor(v, requires_grad=True) for v in values))
+    order = [step.node.name() for step in steps((ours,), (None,))]
+    te = build(torch, *(torch.tensor(v, requires_grad=True) for v in values))
+    seen = []
+    for node in _torch_nodes(te.grad_fn):
+        node.register_prehook(lambda grads, node=node: seen.append(node.name()))
+    te.backward()
+    assert seen == order and len(order) == 14
+
+
 def _torch_nodes(root):
     stack, found = [root], []
     while stack:

@@ -20,17 +20,19 @@ def test_tutorial_gradients_demo_prints_the_tutorial_numbers():
 
 
 def test_benchmark_workloads_compute_the_same_gradients_as_their_references():
-    import bench_engine
+    import workloads
 
-    ops = bench_engine.chain_ops(20)
-    values = np.linspace(0.1, 0.9, 4).astype(np.float32)
     import ag_jupyter as ag
 
+    ops = workloads.chain_ops(20)
+    values = np.linspace(0.1, 0.9, 4).astype(np.float32)
     x = ag.tensor(values, requires_grad=True)
-    bench_engine.chain_framework(x, ops)
-    np.testing.assert_allclose(x.grad.numpy(), bench_engine.chain_numpy(values, ops), rtol=1e-4)
-    for contenders in (bench_engine.chain_contenders(4, 7), bench_engine.mlp_contenders(),
-                       bench_engine.matmul_contenders(8)):
+    workloads.chain_framework(x, ops)
+    np.testing.assert_allclose(x.grad.numpy(), workloads.chain_numpy(values, ops), rtol=1e-4)
+    for contenders in (workloads.chain_contenders(4, 7), workloads.mlp_contenders(batch=8),
+                       workloads.mlp_contenders(batch=8, nn=True), workloads.matmul_contenders(8),
+                       workloads.micrograd_contenders(points=10)):
+        assert {"ag_jupyter", "raw NumPy"} <= set(contenders)
         for run in contenders.values():
             run()
 
@@ -58,3 +60,52 @@ def test_gpu_benchmark_says_so_without_a_gpu(capsys):
         return  # measured on a GPU machine instead
     bench_gpu.main(["--quick"])
     assert "no usable GPU" in capsys.readouterr().out
+
+
+def test_the_mlp_steps_do_the_same_arithmetic_as_the_numpy_reference():
+    """W2, W2-nn and W5: one step of each engine's code leaves the parameters where the
+    hand-written NumPy step does (so the benchmark compares equal work)."""
+    import workloads
+
+    import ag_jupyter as ag
+
+    x, labels, params = workloads.mlp_data(batch=16, sizes=(12, 8, 6, 4))
+    expected = [p.copy() for p in params]
+    loss = workloads.numpy_mlp_step(expected, x, labels, 0.5)
+    tensors = [ag.tensor(p, requires_grad=True) for p in params]
+    ours = workloads.framework_mlp_step(ag, ag.tensor(x), ag.tensor(labels), tensors, ag.arange(16), 0.5)
+    step, model = workloads.nn_mlp_step_fn(ag, x, labels, params, 0.5)
+    ours_nn = step()
+    assert abs(ours.item() - loss) < 1e-5 and abs(ours_nn.item() - loss) < 1e-5
+    layers = [m for m in model if isinstance(m, ag.nn.Linear)]
+    for got, got_nn, want in zip(tensors, [p for m in layers for p in (m.weight.T, m.bias)], expected):
+        np.testing.assert_allclose(got.detach().numpy(), want, rtol=1e-4, atol=1e-6)
+        np.testing.assert_allclose(got_nn.detach().numpy(), want, rtol=1e-4, atol=1e-6)
+
+    x, y = workloads.moons(10)
+    params = workloads.micrograd_params()
+    expected = [p.copy() for p in params]
+    loss = workloads.numpy_micrograd_step(expected, x, y, 0.5)
+    tensors = [ag.tensor(p, requires_grad=True) for p in params]
+    ours = workloads.framework_micrograd_step(ag, ag.tensor(x), ag.tensor(y), tensors, 0.5)
+    assert abs(ours.item() - loss) < 1e-5
+    for got, want in zip(tensors, expected):
+        np.testing.assert_allclose(got.detach().numpy(), want, rtol=1e-4, atol=1e-6)
+
+
+def test_the_engine_benchmark_prints_every_target_row(capsys, monkeypatch):
+    import bench_engine
+    import workloads
+
+    # tiny sizes: this checks the report, not the speed
+    monkeypatch.setattr(bench_engine, "mlp_contenders",
+                        lambda **kw: workloads.mlp_contenders(batch=8, sizes=(12, 8, 6, 4), **kw))
+    monkeypatch.setattr(bench_engine, "matmul_contenders", lambda **kw: workloads.matmul_contenders(8, **kw))
+    monkeypatch.setattr(bench_engine, "chain_contenders",
+                        lambda size, count, torch: workloads.chain_contenders(min(size, 10), min(count, 20), torch))
+    ratios = bench_engine.main(["--quick"])
+    out = capsys.readouterr().out
+    assert set(ratios) == set(bench_engine.TARGETS)
+    assert "NumPy BLAS: " in out and "threads" in out
+    for row in bench_engine.TARGETS:
+        assert row in out

@@ -190,3 +190,36 @@ def test_a_tracer_fault_does_not_break_the_program(monkeypatch):
         (x * 2).backward()
     assert x.grad.item() == 2.0
     assert any("boom" in w for w in tr.to_dict()["warnings"])
+
+
+def test_reading_the_trace_while_it_records_changes_nothing_in_its_document():
+    """The recorder writes records down as a journal and makes the document's dicts when
+    they are read (journal.py): reading early (node_count, labels, repr) must give the
+    same document as reading once at the end."""
+    def run(peek):
+        ag.manual_seed(0)
+        with ag.trace() as tr:
+            w = ag.randn(3, 2, requires_grad=True)
+            peek(tr)
+            h = (ag.randn(4, 3) @ w).tanh()
+            peek(tr)
+            loss = (h * h).sum() + w.sum()
+            peek(tr)
+            loss.backward()
+            peek(tr)
+            with pytest.raises(RuntimeError):
+                h @ h  # an op that fails is recorded too
+            peek(tr)
+        return tr.to_dict()
+
+    def everything(tr):
+        repr(tr)
+        tr.set_label("t0", "w")
+        assert tr.node_count == len(tr.recorder.nodes)
+
+    quiet = run(lambda tr: None)
+    quiet_labelled = run(lambda tr: tr.set_label("t0", "w"))
+    assert run(everything) == quiet_labelled
+    assert quiet_labelled["nodes"][0]["label"] == "w"
+    assert {k: v for k, v in quiet.items() if k != "nodes"} == \
+        {k: v for k, v in quiet_labelled.items() if k != "nodes"}

@@ -125,3 +125,25 @@ def test_exact_stats_option():
     doc = tr.to_dict()
     value = node(doc, "t0")["value"]
     assert value["sampled"] is False and value["max"] == pytest.approx(float(x.detach().numpy().max()), rel=1e-5)
+
+
+@pytest.mark.parametrize("size", [4, 1000])  # a whole small array; a copy summarized later
+def test_a_value_is_the_one_at_the_op_even_when_the_document_is_built_after_an_inplace_change(size):
+    with ag.trace() as tr:
+        x = ag.ones(size, requires_grad=True)
+        y = x * 2
+        (y * 3).sum().backward()
+        with ag.no_grad():
+            y.add_(100)  # after recording: the document keeps what the op made
+            x.grad.mul_(0)
+        grad = x.grad
+    doc = tr.to_dict()
+    first_mul = next(op for op in ops(doc) if op["op"] == "MulBackward0")
+    value = node(doc, output_of(doc, first_mul["id"]))["value"]
+    accumulated = events(doc, "accumulate")[0]["grad"]
+    if size == 4:
+        assert value["values"] == [2.0] * 4 and accumulated["values"] == [6.0] * 4
+    else:
+        assert (value["min"], value["max"], value["sampled"]) == (2.0, 2.0, False)
+        assert (accumulated["min"], accumulated["max"]) == (6.0, 6.0)
+    assert float(grad.sum()) == 0.0

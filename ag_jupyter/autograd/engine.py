@@ -106,10 +106,11 @@ def _check_versions(node) -> None:
 
 
 def steps(roots, gradients, retain_graph=None, create_graph=False, inputs=None, accumulate=True,
-          captured=None):
+          captured=None, report=True):
     """Yield a ``BackwardStep`` per op node. ``inputs`` limits which leaves accumulate;
     with ``captured`` (a dict key -> slot), gradients of those keys are stored there
-    instead of in ``.grad`` (``autograd.grad``)."""
+    instead of in ``.grad`` (``autograd.grad``). With ``report=False`` (a caller that only
+    runs the pass to its end) and no listener, it yields None instead: no step is built."""
     if retain_graph is None:
         retain_graph = create_graph
     F = TENSORS if create_graph else ARRAYS
@@ -139,11 +140,16 @@ def steps(roots, gradients, retain_graph=None, create_graph=False, inputs=None, 
         _finish_leaf(leaf, buffers.pop(leaf), True, accumulate, only, captured, F, listener)
 
     completed = False
+    report = report or listener is not None
     node_hooks = hooks.node_hooks
     pop, push = heapq.heappop, heapq.heappush
+    following = None  # the next node when it is the only one ready: a chain needs no heap
     try:
-        while ready:
-            node = pop(ready)[2]
+        while ready or following is not None:
+            if following is not None:
+                node, following = following, None
+            else:
+                node = pop(ready)[2]
             grad_output = buffers.pop(node, None)
             accumulated = []
             if grad_output is None:
@@ -172,12 +178,21 @@ def steps(roots, gradients, retain_graph=None, create_graph=False, inputs=None, 
                 if left:
                     continue
                 if is_node:
-                    push(ready, (-follow._seq, id(follow), follow))
+                    if following is None and not ready:
+                        following = follow  # the only node ready (a chain): no heap needed
+                    else:  # several ready: the heap orders them
+                        if following is not None:
+                            push(ready, (-following._seq, id(following), following))
+                            following = None
+                        push(ready, (-follow._seq, id(follow), follow))
                 elif follow in buffers:
                     new = _finish_leaf(follow, buffers.pop(follow), follow in shared, accumulate,
                                        only, captured, F, listener)
                     if new is not None:
                         accumulated.append((follow, new))
+            if not report:
+                yield None
+                continue
             step = BackwardStep(node, grad_output, grad_inputs, accumulated)
             if listener is not None:
                 listener.on_backward_step(step)
@@ -245,7 +260,7 @@ def run_backward(roots, gradients, retain_graph=None, create_graph=False, inputs
             raise RuntimeError("'inputs' argument to backward() cannot be empty.")
         # A computed tensor named in inputs gets its .grad too, as in PyTorch.
         captured = {t.grad_fn: None for t in inputs if t.grad_fn is not None} or None
-    for _ in steps(roots, gradients, retain_graph, create_graph, inputs, captured=captured):
+    for _ in steps(roots, gradients, retain_graph, create_graph, inputs, captured=captured, report=False):
         pass
     if captured:
         for tensor in inputs:

@@ -32,7 +32,8 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
         if not tensor.requires_grad:
             raise RuntimeError(f"One of the differentiated Tensors (input {index}) does not require grad")
         captured[tensor.grad_fn if tensor.grad_fn is not None else tensor] = None
-    for _ in steps(outputs, grad_outputs, retain_graph, create_graph, accumulate=False, captured=captured):
+    for _ in steps(outputs, grad_outputs, retain_graph, create_graph, accumulate=False, captured=captured,
+                   report=False):
         pass
     result = []
     for index, tensor in enumerate(inputs):

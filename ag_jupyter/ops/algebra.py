@@ -29,7 +29,10 @@ def sum_to(F, x, shape: tuple):
     dims = tuple(range(lead)) + tuple(
         lead + i for i, size in enumerate(shape) if size == 1 and x.shape[lead + i] != 1
     )
-    return F.reshape(F.sum(x, dims, False), shape)
+    summed = F.sum(x, dims, False)
+    # Only dimensions of size 1 need putting back (a bias's gradient needs none): a reshape
+    # that changes nothing would still be a view, which a leaf's .grad must then copy.
+    return summed if summed.shape == shape else F.reshape(summed, shape)
 
 
 class _Arrays:

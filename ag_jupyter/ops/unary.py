@@ -169,7 +169,9 @@ class Relu(UnaryOnOutput):
         return out
 
     def backward(self, F, grad):
-        return (grad * ~(F.output(self) <= 0),)  # a NaN passes its gradient, as in PyTorch
+        # The output is max(a, 0): positive, 0 or NaN. ``!= 0`` keeps the positive entries
+        # and lets a NaN pass its gradient, as in PyTorch, in one pass over the output.
+        return (grad * (F.output(self) != 0),)
 
 
 class Clamp(Op):

@@ -72,6 +72,7 @@ def _finished_grad(entry: dict) -> dict:
 
 def build(records) -> dict:
     """The trace document of ``records`` (a ``Records`` or ``Recorder``)."""
+    records.settle()
     referenced = _referenced(records)
     dropped = {n["id"] for n in records.nodes
                if n["origin"] == "leaf" and not n["requires_grad"] and n["id"] not in referenced

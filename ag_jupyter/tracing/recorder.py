@@ -19,10 +19,12 @@ from ..autograd import hooks
 from ..autograd.listener import Listener
 from ..tensor import TENSOR_TYPES
 from .chain import RunningTotals, local_derivative
+from .journal import Journal
 from .op_info import by_torch_name, describe
 from .records import Records
 from .source_lines import user_line
-from .summary import SummaryCache, device_name, dtype_name, nonfinite, summarize
+from .summary import SummaryCache, device_name, dtype_name, nonfinite
+from .summary import record as summary_of
 from .walk import adopt
 
 _ref = weakref.ref
@@ -43,7 +45,7 @@ def constant(x):
     return repr(x)[:80]
 
 
-class Recorder(Records, Listener):
+class Recorder(Journal, Records, Listener):
     """Records what the engine does while it is the listener (or a child's parent)."""
 
     def __init__(self, title: str | None = None, exact_stats: bool = False):
@@ -60,8 +62,10 @@ class Recorder(Records, Listener):
         self._pending: list = []  # accumulate events waiting for the step that caused them
         self._cache = SummaryCache(exact_stats)
         self._totals = RunningTotals()
-        self._uses: dict = {}  # tensor id -> how many ops consumed it (edges counted so far)
-        self._edges_counted = 0
+        self._uses: dict = {}  # tensor id -> how many ops consumed it (up to the last backward's start)
+        self._init_journal()
+        # Events whose nonfinite_origin mark waits for their summaries (see settle)
+        self._unsettled: list = []  # (create event, output summary, input ids) or (step event,)
 
     # ----- ids --------------------------------------------------------------------
     def tensor_id(self, t) -> str:
@@ -79,14 +83,14 @@ class Recorder(Records, Listener):
             return entry[2]
         data = t._data
         record = self.tensor([int(n) for n in data.shape], dtype_name(data.dtype), device_name(data), True, False,
-                             "seen", summarize(data, self.exact))
+                             "seen", summary_of(data, self.exact))
         self.ops[id(fn)] = (_ref(fn), None, record["id"])
         return record["id"]
 
     def _new_leaf(self, t, origin: str, line) -> str:
         data = t._data
         record = self.tensor([int(n) for n in data.shape], dtype_name(data.dtype), device_name(data),
-                             t._requires_grad, True, origin, summarize(data, self.exact), line,
+                             t._requires_grad, True, origin, summary_of(data, self.exact), line,
                              self._scope[-1] if self._scope else None)
         self.leaves[id(t)] = (_ref(t), record["id"])
         if t._requires_grad:
@@ -109,7 +113,7 @@ class Recorder(Records, Listener):
         self._new_leaf(t, "leaf", user_line(1))
 
     def op_ran(self, node, inputs, output) -> None:
-        # The hot path of a traced forward: plain dicts and lists, few calls.
+        # The hot path of a traced forward: ids and summaries now, the records later (journal.py).
         line = user_line(3)  # past op_ran, the listener's dispatch and apply, which are ours
         scope = self._scope[-1] if self._scope else None
         data = output._data
@@ -120,38 +124,17 @@ class Recorder(Records, Listener):
             consts = [{"arg": arg, "value": constant(x)} for arg, x in enumerate(inputs)
                       if x is not None and x.__class__ not in TENSOR_TYPES]
         saved = self._saved(node, inputs, input_ids, data) if node.saved or node.saves_output else []
-        name, symbol, formula = describe(node)
         op_id, out_id = f"op{self._ops}", f"t{self._tensors}"
         self._ops += 1
         self._tensors += 1
-        op = {"id": op_id, "kind": "op", "op": name, "symbol": symbol, "formula": formula,
-              "origin": "op", "saved": saved, "line": line}
-        value = summarize(data, self.exact)
-        out = {"id": out_id, "kind": "tensor", "shape": list(data.shape), "dtype": dtype_name(data.dtype),
-               "device": "cpu" if isinstance(data, _HOST) else device_name(data), "requires_grad": True,
-               "is_leaf": False, "origin": "op", "value": value, "line": line}
-        if scope:
-            op["scope"] = out["scope"] = scope
-        if consts:
-            op["consts"] = consts
         for entry in saved:
             if entry["node"] is None:
                 entry["node"] = out_id  # the output, which has an id only now
-        self.nodes += (op, out)
-        by_id = self.by_id
-        by_id[op_id] = op
-        by_id[out_id] = out
-        create_out = {"type": "create", "node": out_id}
-        self.events += ({"type": "create", "node": op_id}, create_out)
-        edges = self.edges
-        for arg, input_id in enumerate(input_ids):
-            if input_id is not None:
-                edges.append((input_id, op_id, arg))
-        edges.append((op_id, out_id, 0))
+        device = "cpu" if isinstance(data, _HOST) else device_name(data)
+        self.journal_op(op_id, out_id, describe(node), saved, line, scope, consts, input_ids, data, device,
+                        summary_of(data, self.exact))
         self.inputs[op_id] = input_ids
         self.ops[id(node)] = (_ref(node), op_id, out_id)
-        if nonfinite(value) and not any(i is not None and nonfinite(by_id[i].get("value")) for i in input_ids):
-            create_out["nonfinite_origin"] = True
 
     def _saved(self, node, inputs, input_ids, data) -> list:
         """What the node keeps for backward: inputs by position, its output (``node``
@@ -195,19 +178,19 @@ class Recorder(Records, Listener):
         op["error"] = str(error)
         for arg, tensor_id in enumerate(input_ids):
             if tensor_id is not None:
-                self.edges.append((tensor_id, op["id"], arg))
+                self.edge(tensor_id, op["id"], arg)
         self.inputs[op["id"]] = input_ids
-        self.events.append({"type": "error", "node": op["id"], "op": op_name,
-                            "error_type": type(error).__name__, "message": str(error),
-                            "inputs": described, "line": line})
+        self.add_event({"type": "error", "node": op["id"], "op": op_name,
+                        "error_type": type(error).__name__, "message": str(error),
+                        "inputs": described, "line": line})
         self.reported.append((id(error), type(error).__name__, str(error)))
 
     def note_exception(self, error: BaseException, line) -> None:
         """The traced block raised: mark it, unless the op that raised is already marked."""
         if (id(error), type(error).__name__, str(error)) in self.reported:
             return
-        self.events.append({"type": "error", "error_type": type(error).__name__,
-                            "message": str(error), "line": line})
+        self.add_event({"type": "error", "error_type": type(error).__name__,
+                        "message": str(error), "line": line})
 
     def module_entered(self, path: str, module) -> None:
         if not self._scope:  # the outermost module names every parameter, used or not
@@ -217,7 +200,7 @@ class Recorder(Records, Listener):
                 record.setdefault("label", name)  # as named_parameters() and state_dict() name it
                 record["param"] = name
             # which nodes this call made, so its scope can take the user's name for the module later
-            self.root_calls.append([path, _ref(module), len(self.nodes), None])
+            self.root_calls.append([path, _ref(module), self.node_count(), None])
         self._scope.append(path or None)
 
     def module_exited(self, path: str, module) -> None:
@@ -227,18 +210,17 @@ class Recorder(Records, Listener):
         elif (path or None) in scope:  # an exit skipped by an exception: unwind to it
             del scope[len(scope) - 1 - scope[::-1].index(path or None):]
         if not scope and self.root_calls and self.root_calls[-1][3] is None:
-            self.root_calls[-1][3] = len(self.nodes)
+            self.root_calls[-1][3] = self.node_count()
 
     # ----- backward ---------------------------------------------------------------
     def backward_began(self, roots) -> None:
         self._cache.clear()
         adopt(self, roots)
-        self.events.append({"type": "backward_begin", "roots": [self.tensor_id(r) for r in roots]})
-        uses, edges = self._uses, self.edges
-        for src, dst, _ in edges[self._edges_counted:]:
-            if dst[0] == "o":  # tensor -> op
-                uses[src] = uses.get(src, 0) + 1
-        self._edges_counted = len(edges)
+        self.add_event({"type": "backward_begin", "roots": [self.tensor_id(r) for r in roots]})
+        uses = self._uses
+        for src in self._new_uses:  # the tensor -> op edges recorded since the last backward began
+            uses[src] = uses.get(src, 0) + 1
+        self._new_uses.clear()
         priors = {}
         for tensor_id, ref in self.params.items():
             t = ref()
@@ -258,41 +240,34 @@ class Recorder(Records, Listener):
         cache = self._cache
         grad_output = None if step.grad_output is None else cache.get(_array(step.grad_output))
         input_ids = self.inputs.get(op_id, ())
-        grads, bad = [], False
+        grads = []  # (arg, target, grad, local, total): the summaries and numbers now, the dicts later
         received = None if step.grad_output is None else _array(step.grad_output)
-        finished = {e["node"]: e["grad"] for e in self._pending}  # leaves this step completed
+        finished = {e["node"]: e["grad"] for e in self._pending} if self._pending else {}  # leaves completed
         for arg, grad in enumerate(step.grad_inputs):
             target = input_ids[arg] if arg < len(input_ids) else None
-            entry = {"arg": arg, "node": target, "grad": None}
-            if grad is not None:
-                array = _array(grad)
-                entry["grad"] = summary = cache.get(array)
-                bad = bad or nonfinite(summary)
-                local = local_derivative(received, array)
-                if local is not None:
-                    entry["local"] = local
-                total = None if target is None else self._totals.add(target, array)
-                if total is not None:
-                    last = target not in input_ids[arg + 1:len(step.grad_inputs)]  # x * x: twice here
-                    entry["total"] = (last and finished.get(target)) or cache.get(total)
-            grads.append(entry)
-        event = {"type": "backward_step", "node": op_id, "grad_output": grad_output,
-                 "grad_inputs": grads, "formula": self.by_id[op_id]["formula"]}
-        if bad and not nonfinite(grad_output):
-            event["nonfinite_origin"] = True
-        self.events.append(event)
+            if grad is None:
+                grads.append((arg, target, None, None, None))
+                continue
+            array = _array(grad)
+            total = None if target is None else self._totals.add(target, array)
+            if total is not None:
+                last = target not in input_ids[arg + 1:len(step.grad_inputs)]  # x * x: twice here
+                total = (last and finished.get(target)) or cache.get(total)
+            grads.append((arg, target, cache.get(array), local_derivative(received, array), total))
+        self.journal_step(op_id, grad_output, grads, describe(node)[2])
         self._flush()
 
     def _retained(self, node, out_id: str) -> None:
         """``retain_grad()`` stores a gradient through a hook the engine runs at the node."""
+        self.drain()  # the output's record may still be in the journal
         for hook in hooks.node_hooks.get(id(node), ()):
             if isinstance(hook, hooks._Retainer):
                 t = hook.tensor()
                 if t is not None and t.grad is not None:
                     summary = self._cache.get(_array(t.grad))
                     self.by_id[out_id]["grad"] = summary
-                    self.events.append({"type": "accumulate", "node": out_id, "grad": summary,
-                                        "retained": True})
+                    self.add_event({"type": "accumulate", "node": out_id, "grad": summary,
+                                    "retained": True})
 
     def grad_accumulated(self, t, grad) -> None:
         tensor_id = self.tensor_id(t)
@@ -302,7 +277,8 @@ class Recorder(Records, Listener):
 
     def _flush(self) -> None:
         if self._pending:
-            self.events.extend(self._pending)
+            for event in self._pending:
+                self.add_event(event)
             self._pending.clear()
 
     def backward_ended(self, completed: bool) -> None:
@@ -312,9 +288,30 @@ class Recorder(Records, Listener):
             t = ref()
             if t is not None and t.grad is None:
                 grad_none.append(tensor_id)
-        self.events.append({"type": "backward_end", "completed": bool(completed), "grad_none": grad_none})
+        self.add_event({"type": "backward_end", "completed": bool(completed), "grad_none": grad_none})
         self._cache.clear()
         self._totals.end()
+
+    # ----- when the document is built ---------------------------------------------------
+    def settle(self) -> None:
+        """Mark where NaN or inf first appear (``nonfinite_origin``), which needs the
+        summaries, and so waits for the document: an op's output that is not finite
+        while none of its inputs' values is; a backward step that sent a non-finite
+        gradient while it received a finite one."""
+        self.drain()
+        by_id = self.by_id
+        for item in self._unsettled:
+            if len(item) == 1:
+                event = item[0]
+                if any(nonfinite(g["grad"]) for g in event["grad_inputs"]) and \
+                        not nonfinite(event["grad_output"]):
+                    event["nonfinite_origin"] = True
+            else:
+                create_out, value, input_ids = item
+                if nonfinite(value) and not any(i is not None and nonfinite(by_id[i].get("value"))
+                                                for i in input_ids):
+                    create_out["nonfinite_origin"] = True
+        self._unsettled.clear()
 
     # ----- Listener (autograd/listener.py): the handlers above, then the parent ------------
     def fault(self, callback: str, error: Exception) -> None:

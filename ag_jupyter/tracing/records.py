@@ -51,6 +51,9 @@ class Records:
         self.events.append({"type": "create", "node": record["id"]})
         return record
 
+    def settle(self) -> None:
+        """Finish what waited for the document (the engine's recorder defers some marks)."""
+
     def edge(self, src: str, dst: str, arg: int) -> None:
         self.edges.append((src, dst, arg))
 

@@ -5,8 +5,11 @@ flat, row-major). A larger one keeps statistics and a ``preview`` of at most
 32x32 entries for a heatmap: never a whole large array.
 
 Summaries are taken while the traced code runs, where every NumPy call counts
-(on a slow machine a call costs microseconds whatever its size), so a large
-array is summarized in two steps:
+(on a slow machine a call costs microseconds whatever its size). An array of at
+most 1,024 elements (not a broadcast view) is only copied then, one memcpy, and
+summarized when the document is built (``Deferred``, made by ``record``). A
+larger one cannot be copied for nothing, nor kept, so it is summarized in two
+steps:
 
 - **now**, in at most three NumPy calls: one BLAS dot product over every entry
   gives the exact L2 ``norm`` and tells whether any entry is NaN or inf (x*x summed
@@ -264,8 +267,44 @@ def _preview(grid, step) -> dict:
             "q": b64encode(codes.tobytes()).decode("ascii")}
 
 
+class Deferred:
+    """The summary of an array of at most ``SAMPLE`` elements, taken when the document is
+    built. Recording it costs one copy (a memcpy of at most 1,024 entries); summarizing
+    costs several NumPy calls and microseconds of Python, which the traced code need not
+    wait for. The copy is the trace's own, so an in-place change of the tensor afterwards
+    cannot reach it, and the tensor's memory is not kept."""
+
+    __slots__ = ("array", "exact", "_summary")
+
+    def __init__(self, array, exact: bool):
+        self.array = array.copy()
+        self.exact = exact
+        self._summary = None
+
+    def summary(self):
+        """The summary ``summarize`` would have made when the array was recorded."""
+        if self._summary is None:
+            self._summary = summarize(self.array, self.exact)
+            self.array = None
+        return self._summary
+
+    def __repr__(self) -> str:
+        return f"<deferred summary {dtype_name(self.array.dtype) if self.array is not None else ''}>"
+
+
+def record(array, exact: bool = False):
+    """A summary for the recorder: ``Deferred`` for an array small enough to copy for
+    nothing, otherwise ``summarize``'s (a large array cannot be kept, and a broadcast view
+    is summarized as it is, its repeated entries counted once)."""
+    if array.size <= SAMPLE and 0 not in getattr(array, "strides", (1,)):
+        return Deferred(array, exact)
+    return summarize(array, exact)
+
+
 def to_json(summary):
     """A summary in the document's form (small summaries already are)."""
+    if summary.__class__ is Deferred:
+        summary = summary.summary()
     return summary.to_json() if summary.__class__ is Large else summary
 
 
@@ -273,6 +312,8 @@ def nonfinite(summary) -> bool:
     """Whether a summary counted any NaN or inf."""
     if summary is None:
         return False
+    if summary.__class__ is Deferred:
+        summary = summary.summary()
     if summary.__class__ is Large:
         return summary.nan > 0 or summary.inf > 0
     return summary["nan"] > 0 or summary["inf"] > 0
@@ -294,12 +335,12 @@ class SummaryCache:
 
     def get(self, array):
         if array.size <= SMALL:
-            return summarize(array)
+            return record(array)
         key = id(array)
         entry = self._entries.get(key)
         if entry is not None and entry[0]() is array:
             return entry[1]
-        summary = Large(array, self.exact)
+        summary = record(array, self.exact)
         try:
             self._entries[key] = (weakref.ref(array), summary)
         except TypeError:  # no weak references to this kind of array

@@ -83,21 +83,24 @@ class trace:  # noqa: N801 - a context manager named like the function users cal
 
     def set_label(self, node_id: str, label: str) -> None:
         """Name a node (its ``label`` in this and every later ``to_dict()``)."""
+        self.recorder.drain()
         self.recorder.by_id[node_id]["label"] = str(label)
 
     def label_of(self, node_id: str) -> str | None:
+        self.recorder.drain()
         return self.recorder.by_id[node_id].get("label")
 
     @property
     def node_count(self) -> int:
         """How many nodes are recorded so far (nodes are numbered in this order)."""
-        return len(self.recorder.nodes)
+        return self.recorder.node_count()
 
     def rename_scope(self, old: str, new: str, first: int = 0, stop: int | None = None) -> int:
         """Replace the leading scope segment ``old`` by ``new`` for the nodes recorded
         in ``[first, stop)`` (``model`` for ``TwoLayer`` in ``TwoLayer.fc_1``).
         Returns how many nodes changed."""
         changed = 0
+        self.recorder.drain()
         for record in self.recorder.nodes[first:stop]:
             scope = record.get("scope")
             if scope is not None and (scope == old or scope.startswith(old + ".")):
@@ -107,5 +110,6 @@ class trace:  # noqa: N801 - a context manager named like the function users cal
 
     def __repr__(self) -> str:
         rec = self.recorder
+        rec.drain()
         state_word = "recording" if self.active else "closed"
         return f"<ag.trace {state_word}: {len(rec.nodes)} nodes, {len(rec.events)} events>"

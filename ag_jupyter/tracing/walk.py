@@ -14,7 +14,7 @@ import weakref
 from ..autograd.node import Node
 from ..tensor import TENSOR_TYPES
 from .op_info import describe
-from .summary import device_name, dtype_name, summarize
+from .summary import device_name, dtype_name, record
 
 
 def _unknown(recorder, fn) -> bool:
@@ -63,7 +63,7 @@ def _adopt_node(recorder, fn, root) -> None:
             out = recorder.tensor(None, None, None, True, False, "walked")
         else:
             out = recorder.tensor([int(n) for n in data.shape], dtype_name(data.dtype), device_name(data), True,
-                                  False, "walked", summarize(data, recorder.exact))
+                                  False, "walked", record(data, recorder.exact))
         out_id = out["id"]
     saved = [{"node": recorder.tensor_id(x)} for x in (fn.saved or ())
              if x.__class__ in TENSOR_TYPES]
