@@ -12,6 +12,27 @@ from __future__ import annotations
 import numpy as np
 
 import ag_jupyter as ag
+from ag_jupyter.backend import array_module
+
+
+class Place:
+    """Where a workload runs: the CPU with NumPy (the default), or a GPU with CuPy
+    (``benchmarks/bench_gpu.py``). The NumPy references are written with ``np.`` calls,
+    which NumPy hands to CuPy for CuPy arrays, so one reference serves both."""
+
+    def __init__(self, device: str = "cpu", xp=np):
+        self.device, self.xp = device, xp
+        self.raw = "raw NumPy" if device == "cpu" else "raw CuPy"
+        self.torch = "PyTorch CPU" if device == "cpu" else "PyTorch CUDA"
+
+    def array(self, host):
+        return self.xp.asarray(host)
+
+    def tensor(self, lib, host, **kwargs):
+        return lib.tensor(host, device=self.device, **kwargs)
+
+
+CPU = Place()
 
 # ----- W1 and W3: chains of elementwise ops ----------------------------------------
 PATTERN = ["add", "mul", "exp", "log", "tanh", "div", "sub"]
@@ -79,24 +100,22 @@ def chain_numpy(x: np.ndarray, ops) -> np.ndarray:
     return grad
 
 
-def chain_contenders(size: int, count: int, torch=None) -> dict:
+def chain_contenders(size: int, count: int, torch=None, place: Place = CPU) -> dict:
     ops = chain_ops(count)
     values = np.linspace(0.1, 0.9, size).astype(np.float32)
-    x = ag.tensor(values, requires_grad=True)
+    raw_values = place.array(values)
 
-    def ours():
-        chain_framework(x, ops)
-        x.grad = None
+    def framework(lib):
+        x = place.tensor(lib, values, requires_grad=True)
 
-    contenders = {"ag_jupyter": ours, "raw NumPy": lambda: chain_numpy(values, ops)}
+        def run():
+            chain_framework(x, ops)
+            x.grad = None
+        return run
+
+    contenders = {"ag_jupyter": framework(ag), place.raw: lambda: chain_numpy(raw_values, ops)}
     if torch is not None:
-        xt = torch.tensor(values, requires_grad=True)
-
-        def theirs():
-            chain_framework(xt, ops)
-            xt.grad = None
-
-        contenders["PyTorch CPU"] = theirs
+        contenders[place.torch] = framework(torch)
     return contenders
 
 
@@ -116,7 +135,7 @@ def mlp_data(seed: int = 0, batch: int = 256, sizes=(784, 256, 128, 10)):
 def numpy_mlp_step(params, x, labels, lr: float) -> float:
     """Relu MLP, log_softmax + NLL loss (mean), backward by hand, SGD in place."""
     w1, b1, w2, b2, w3, b3 = params
-    rows = np.arange(len(labels))
+    rows = array_module(x).arange(len(labels))
     z1 = x @ w1 + b1
     h1 = np.maximum(z1, 0)
     z2 = h1 @ w2 + b2
@@ -154,7 +173,7 @@ def framework_mlp_step(lib, x, labels, params, rows, lr: float):
     return loss
 
 
-def nn_mlp_step_fn(lib, x, labels, params, lr: float):
+def nn_mlp_step_fn(lib, x, labels, params, lr: float, place: Place = CPU):
     """``nn.Linear`` layers holding ``params`` (transposed to ``(out, in)``),
     ``F.cross_entropy`` and ``optim.SGD``: the same code for ag_jupyter and PyTorch.
     Returns ``(step, model)``."""
@@ -163,9 +182,9 @@ def nn_mlp_step_fn(lib, x, labels, params, lr: float):
         for layer, w, b in zip(layers, params[::2], params[1::2]):
             layer.weight.copy_(lib.tensor(np.ascontiguousarray(w.T)))
             layer.bias.copy_(lib.tensor(b))
-    model = lib.nn.Sequential(layers[0], lib.nn.ReLU(), layers[1], lib.nn.ReLU(), layers[2])
+    model = lib.nn.Sequential(layers[0], lib.nn.ReLU(), layers[1], lib.nn.ReLU(), layers[2]).to(place.device)
     opt = lib.optim.SGD(model.parameters(), lr=lr)
-    inputs, targets = lib.tensor(x), lib.tensor(labels)
+    inputs, targets = place.tensor(lib, x), place.tensor(lib, labels)
 
     def step():
         opt.zero_grad()
@@ -177,52 +196,50 @@ def nn_mlp_step_fn(lib, x, labels, params, lr: float):
     return step, model
 
 
-def mlp_contenders(lr: float = 0.01, torch=None, nn: bool = False, **sizes) -> dict:
+def mlp_contenders(lr: float = 0.01, torch=None, nn: bool = False, place: Place = CPU, **sizes) -> dict:
     """W2 (``nn=False``: tensors and log_softmax by hand) or W2-nn (``nn.Linear``,
     ``F.cross_entropy``, ``optim.SGD``), each against the same raw NumPy step."""
     x, labels, params = mlp_data(**sizes)
-    numpy_params = [p.copy() for p in params]
-    contenders = {"raw NumPy": lambda: numpy_mlp_step(numpy_params, x, labels, lr)}
-    for name, lib in (("ag_jupyter", ag), ("PyTorch CPU", torch)):
+    raw_params = [place.array(p.copy()) for p in params]
+    raw_x, raw_labels = place.array(x), place.array(labels)
+    contenders = {place.raw: lambda: numpy_mlp_step(raw_params, raw_x, raw_labels, lr)}
+    for name, lib in (("ag_jupyter", ag), (place.torch, torch)):
         if lib is None:
             continue
         if nn:
-            contenders[name] = nn_mlp_step_fn(lib, x, labels, params, lr)[0]
+            contenders[name] = nn_mlp_step_fn(lib, x, labels, params, lr, place)[0]
             continue
-        tensors = [lib.tensor(p, requires_grad=True) for p in params]
-        args = (lib.tensor(x), lib.tensor(labels), tensors, lib.tensor(np.arange(len(labels))), lr)
+        tensors = [place.tensor(lib, p, requires_grad=True) for p in params]
+        args = (place.tensor(lib, x), place.tensor(lib, labels), tensors,
+                place.tensor(lib, np.arange(len(labels))), lr)
         contenders[name] = lambda lib=lib, args=args: framework_mlp_step(lib, *args)
     return contenders
 
 
 # ----- W4: a big matmul -------------------------------------------------------------
-def matmul_contenders(n: int = 1024, torch=None) -> dict:
+def matmul_contenders(n: int = 1024, torch=None, place: Place = CPU) -> dict:
     rng = np.random.default_rng(0)
-    a = rng.standard_normal((n, n)).astype(np.float32)
-    b = rng.standard_normal((n, n)).astype(np.float32)
-    ones = np.ones((n, n), dtype=np.float32)
+    a_host = rng.standard_normal((n, n)).astype(np.float32)
+    b_host = rng.standard_normal((n, n)).astype(np.float32)
+    ones_host = np.ones((n, n), dtype=np.float32)
+    a, b, ones = place.array(a_host), place.array(b_host), place.array(ones_host)
 
-    def raw_numpy():
+    def raw():
         _out = a @ b
         return ones @ b.T, a.T @ ones
 
-    ta, tb = ag.tensor(a, requires_grad=True), ag.tensor(b, requires_grad=True)
-    grad = ag.tensor(ones)
+    def framework(lib):
+        x, y = place.tensor(lib, a_host, requires_grad=True), place.tensor(lib, b_host, requires_grad=True)
+        grad = place.tensor(lib, ones_host)
 
-    def ours():
-        (ta @ tb).backward(grad)
-        ta.grad = tb.grad = None
+        def run():
+            (x @ y).backward(grad)
+            x.grad = y.grad = None
+        return run
 
-    contenders = {"raw NumPy": raw_numpy, "ag_jupyter": ours}
+    contenders = {place.raw: raw, "ag_jupyter": framework(ag)}
     if torch is not None:
-        pa, pb = torch.tensor(a, requires_grad=True), torch.tensor(b, requires_grad=True)
-        pg = torch.as_tensor(ones)
-
-        def theirs():
-            (pa @ pb).backward(pg)
-            pa.grad = pb.grad = None
-
-        contenders["PyTorch CPU"] = theirs
+        contenders[place.torch] = framework(torch)
     return contenders
 
 
