@@ -84,6 +84,7 @@ export function mountWidget(model, el, host) {
     graph.fit({ minScale: READABLE_SCALE, focus: display && display.groupOf.get(current) });
   }
 
+  let shownSelected = "";
   function refresh() {
     if (host.getIndex() !== index) { relayout(); return; }
     if (!problem.hidden) return;
@@ -112,7 +113,15 @@ export function mountWidget(model, el, host) {
     strip.show((state.error && state.error.line) || (currentNode && currentNode.line) || rootLine(index, state),
       get("source"));
     panel.show(index, state, { defer: !!get("playing") });
+    // The inspector folds away while nothing is selected, so opening or closing it
+    // changes the canvas's width: a graph seen whole stays whole; else the node just
+    // clicked stays in view.
+    const resized = !selected !== !shownSelected;
+    const whole = resized && graph.wholeInView();
     inspector.show(selected, index, state, display);
+    if (whole) autoFit();
+    if (selected && !shownSelected) graph.reveal(selected, { zoom: false });
+    shownSelected = selected;
     root.title = passMarks ? passMarks.text : "";
   }
 

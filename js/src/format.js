@@ -195,7 +195,7 @@ function gradientsSoFar(index, state) {
 /** The sentence under the graph for the event on screen. */
 export function caption(index, state) {
   const e = state.event;
-  if (!e) return state.total ? "press ▶ or → to build the graph" : "empty trace";
+  if (!e) return state.total ? "press ▶ or → to build the graph; click a node to inspect it" : "empty trace";
   const node = index.nodes.get(e.node);
   switch (e.type) {
     case "create":

@@ -25,7 +25,9 @@ export function createInspector(container, { onOpen = () => {} } = {}) {
     if (key === shown) return;
     shown = key;
     root.replaceChildren();
-    if (!id) { root.append(el("div", "ag-hint", "click a node to inspect it")); return; }
+    // Empty, the inspector folds away and gives the graph its width; the key says how to open it.
+    root.classList.toggle("ag-empty", !id);
+    if (!id) return;
     if (id.startsWith(SCOPE_PREFIX)) { scope(id, display); return; }
     const node = index.nodes.get(id);
     if (!node) return;

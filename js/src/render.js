@@ -186,9 +186,10 @@ export function createGraphView(container, { onSelect = () => {}, onOpen = () =>
 
   /** Bring node `id` into view at a readable zoom: when any part of its box is
    * outside the canvas, or the zoom makes its text smaller than 11 px, centre
-   * it (zooming in to READABLE_SCALE if needed, never out). Glides there over
-   * GLIDE_MS unless `jump` (animation off, or the learner asked for less motion). */
-  function reveal(id, { jump = false } = {}) {
+   * it (zooming in to READABLE_SCALE if needed, never out; with `zoom` false it
+   * only pans, as little as brings the box in). Glides there over GLIDE_MS unless `jump` (animation off, or the
+   * learner asked for less motion). */
+  function reveal(id, { jump = false, zoom = true } = {}) {
     const n = nodes.get(id);
     if (!n) return;
     const el = svg.node();
@@ -198,11 +199,25 @@ export function createGraphView(container, { onSelect = () => {}, onOpen = () =>
     const w = el.clientWidth || 800, h = el.clientHeight || 400;
     // the whole box (and its gradient line and note above) in view, with a margin
     const hw = (n.box.width / 2) * t.k + 10, hh = (n.box.height / 2) * t.k + 16;
-    const readable = t.k >= READABLE_SCALE - 1e-6;
-    if (readable && x - hw >= 0 && x + hw <= w && y - hh >= 0 && y + hh <= h && !underMinimap(x + hw, y + hh, w, h)) return;
+    const duration = jump || reducedMotion() ? 0 : GLIDE_MS;
+    if (!zoom) { // the least pan that brings the box in
+      const dx = x - hw < 0 ? hw - x : x + hw > w ? w - x - hw : 0;
+      const dy = y - hh < 0 ? hh - y : y + hh > h ? h - y - hh : 0;
+      if (dx || dy) glideTo(zoomIdentity.translate(t.x + dx, t.y + dy).scale(t.k), duration);
+      return;
+    }
+    if (t.k >= READABLE_SCALE - 1e-6 && x - hw >= 0 && x + hw <= w && y - hh >= 0 && y + hh <= h &&
+      !underMinimap(x + hw, y + hh, w, h)) return;
     const k = Math.max(t.k, READABLE_SCALE);
-    const target = zoomIdentity.translate(w / 2 - n.box.x * k, h / 2 - n.box.y * k).scale(k);
-    glideTo(target, jump || reducedMotion() ? 0 : GLIDE_MS);
+    glideTo(zoomIdentity.translate(w / 2 - n.box.x * k, h / 2 - n.box.y * k).scale(k), duration);
+  }
+
+  /** Whether the whole graph is on screen (judged where a glide is going). */
+  function wholeInView() {
+    if (!layout) return false;
+    const el = svg.node(), t = glide ? glideTarget : transformOf(el);
+    const w = el.clientWidth || 800, h = el.clientHeight || 400;
+    return t.x >= -1 && t.y >= -1 && t.x + layout.width * t.k <= w + 1 && t.y + layout.height * t.k <= h + 1;
   }
 
   // The overview sits in the bottom-right corner (8 px in): a node under it is not in view.
@@ -235,7 +250,7 @@ export function createGraphView(container, { onSelect = () => {}, onOpen = () =>
 
   svg.on("click", () => onSelect(""));
   return {
-    svg: svg.node(), setGraph, update, fit, reveal,
+    svg: svg.node(), setGraph, update, fit, reveal, wholeInView,
     destroy: () => { cancelAnimationFrame(glide); svg.on(".zoom", null); svg.remove(); minimap.destroy(); },
   };
 }

@@ -63,10 +63,11 @@ CURRENT_IN_VIEW = """(root) => {
 }"""
 
 
-def current_in_view(page, min_text=11.0, timeout_ms=3_000, root=None):
-    """Wait (the view glides) until the current node is inside the canvas, clear of the
-    overview, with its text at least ``min_text`` px; return the last measurement (None
-    when no node is current). ``root``: a selector for the widget when a page has several."""
+def current_in_view(page, min_text=11.0, timeout_ms=10_000, root=None):
+    """Wait (the view glides for 240 ms; a loaded machine stretches that) until the
+    current node is inside the canvas, clear of the overview, with its text at least
+    ``min_text`` px; return the last measurement (None when no node is current).
+    ``root``: a selector for the widget when a page has several."""
     check = f"""(sel) => {{ const m = ({CURRENT_IN_VIEW})(sel && document.querySelector(sel));
       return !m || (m.inside && !m.underMinimap && m.text >= {min_text} - 0.05); }}"""
     try:

@@ -196,3 +196,21 @@ def test_after_backward_a_branch_the_loss_does_not_depend_on_is_dimmed(page, sit
     opacity = page.eval_on_selector("g.ag-node.ag-dead", "e => getComputedStyle(e).opacity")
     assert float(opacity) < 0.6
     assert page.locator("g.ag-node.ag-dead", has_text="loss").count() == 0
+
+
+def test_the_inspector_opens_on_a_click_and_keeps_the_clicked_node_in_view(page, site):
+    open_view(page, site, "e_labelled", step=22)
+    width = lambda sel: page.eval_on_selector(sel, "e => e.getBoundingClientRect().width")  # noqa: E731
+    assert width(".ag-inspector") < 1, "folded away while nothing is selected"
+    assert width(".ag-canvas") >= width(".ag-main") - 1, "the graph has the whole width"
+    # the rightmost node: the one the opening inspector would cover
+    right = page.evaluate("""() => [...document.querySelectorAll('g.ag-node[data-kind=tensor]')]
+        .map(g => [g.dataset.id, g.getBoundingClientRect().right]).sort((a, b) => b[1] - a[1])[0][0]""")
+    page.click(f"g.ag-node[data-id={right}]")
+    assert 230 <= width(".ag-inspector") <= 250
+    page.wait_for_timeout(600)  # the pan glides for 240 ms
+    box = page.eval_on_selector(f"g.ag-node[data-id={right}] .ag-shape", "e => e.getBoundingClientRect().toJSON()")
+    canvas = page.eval_on_selector(".ag-canvas", "e => e.getBoundingClientRect().toJSON()")
+    assert canvas["left"] <= box["left"] and box["right"] <= canvas["right"], (box, canvas)
+    page.click(".ag-svg", position={"x": 5, "y": 5})  # the background: nothing selected
+    assert width(".ag-inspector") < 1
