@@ -60,6 +60,8 @@ export function mountWidget(model, el, host) {
     problem.textContent = why || "";
     main.hidden = controls.element.hidden = !!why;
     if (why) return;
+    // A graph with no source lines (one traced from PyTorch) keeps no empty code strip.
+    strip.element.hidden = ![...index.nodes.values()].some((n) => n.line);
     const options = { collapsed: get("collapsed"), expanded: [...expanded], hideConstants: !!get("hide_constants"),
       maxNodes: get("max_nodes"), passIndex: get("pass_index") };
     const direction = get("direction") === "TB" ? "TB" : "LR";

@@ -110,7 +110,7 @@ test("LaTeX: names are escaped, small tensors become matrices, large ones their 
 
 test("captions say what the current event is", () => {
   const idx = indexTrace(fixture("e_labelled"));
-  assert.equal(caption(idx, stateAt(idx, 0)), "press ▶ or → to build the graph");
+  assert.equal(caption(idx, stateAt(idx, 0)), "press ▶ or → to build the graph; click a node to inspect it");
   assert.equal(caption(idx, stateAt(idx, 1)), "forward: a = 2");
   // the end names every leaf's .grad, as the accumulate events (the engine's numbers) left it
   assert.equal(caption(idx, stateAt(idx, idx.events.length)),
