@@ -24,7 +24,11 @@ import statistics
 import sys
 import time
 
-import numpy
+# PyTorch's OpenMP threads spin after each op and slow the contender timed next (as in
+# bench_engine.py); passive waiting hands the cores back. Set before PyTorch is imported.
+os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+
+import numpy  # noqa: E402
 
 if __package__ in (None, ""):  # run as a script: make the repository importable
     sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
