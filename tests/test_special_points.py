@@ -124,3 +124,18 @@ def test_pow_at_exponent_zero_matches_torch_in_second_derivatives():
         grad_a, grad_b = lib.autograd.grad(a ** b, (a, b), create_graph=True)
         results.append([float(g) for g in lib.autograd.grad(grad_a, (a, b), allow_unused=True)])
     assert results[0] == results[1]
+
+
+@pytest.mark.parametrize("name", ["maximum", "minimum"])
+def test_ties_split_the_gradient_as_torch_does(name):
+    # A tie is a kink finite differences cannot judge (op_registry draws none); PyTorch
+    # gives each side half, also where one side is broadcast against several.
+    a_values, b_values = [[-3.0], [1.0]], [-3.0, 1.0, 2.0]
+    grads = []
+    for lib in (ag, torch):
+        a = lib.tensor(a_values, dtype=lib.float64, requires_grad=True)
+        b = lib.tensor(b_values, dtype=lib.float64, requires_grad=True)
+        (getattr(lib, name)(a, b) * lib.tensor([1.0, 2.0, 3.0], dtype=lib.float64)).sum().backward()
+        grads.append((a.grad.detach().numpy(), b.grad.detach().numpy()))
+    for ours, theirs in zip(*grads):
+        np.testing.assert_array_equal(ours, theirs)
