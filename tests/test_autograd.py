@@ -213,7 +213,7 @@ def test_backward_order_is_pytorchs():
 
 
 def test_backward_order_is_pytorchs_where_chains_and_branches_mix():
-    # a chain takes the next node without the heap (engine.py); branches go through it
+    # engine.py runs nodes newest first; chains and branches mixed must give the same order
     torch = pytest.importorskip("torch")
 
     def build(lib, a, b, c, d):

@@ -10,7 +10,7 @@ stepper advances it one node at a time, so ``x.grad`` is always the truth so far
 """
 from __future__ import annotations
 
-import heapq
+from operator import attrgetter
 
 from ..backend import array_module
 from ..core import TENSOR_TYPES, _wrap
@@ -20,6 +20,8 @@ from . import hooks, state, versions
 from .function import _freed_message
 from .node import Node
 from .views import RefusedView
+
+_creation = attrgetter("_seq")  # a node's creation number
 
 
 class BackwardStep:
@@ -52,7 +54,10 @@ def _root_gradient(index: int, root, gradient, create_graph: bool):
                 f"grad can be implicitly created only for scalar outputs (this output has shape "
                 f"{list(root.shape)}; pass a gradient of that shape, e.g. .backward(ag.ones_like(out)))"
             )
-        ones = array_module(root._data).ones_like(root._data)  # not root*0+1: a NaN loss still seeds 1
+        # not root*0+1: a NaN loss still seeds 1; empty_like and fill, not ones_like (the
+        # same array; ones_like is Python around them and cost 2.5x as much, once a pass)
+        ones = array_module(root._data).empty_like(root._data)
+        ones.fill(1)
         return _wrap(ones, False, None) if create_graph else ones
     if gradient.__class__ not in TENSOR_TYPES:
         from ..creation import tensor as make_tensor
@@ -66,23 +71,32 @@ def _root_gradient(index: int, root, gradient, create_graph: bool):
     return gradient if create_graph else gradient._data
 
 
-def _count_dependencies(starts) -> dict:
-    """How many gradients each node and leaf will receive (iterative: deep graphs are fine)."""
-    dependencies: dict = {}
-    stack = [k for k in starts if isinstance(k, Node)]
-    seen = set(id(k) for k in stack)
+def _graph(starts):
+    """The op nodes reachable from the roots in the order backward runs them, and how many
+    gradients each leaf will receive (iterative: deep graphs are fine).
+
+    PyTorch runs, of the nodes whose every consumer has delivered, the most recently
+    created first. A node is always created after the nodes it links to, so the most
+    recent node not yet run has had all its consumers run: that order is simply every
+    reachable node by creation number, newest first, and needs no count per node."""
+    nodes = [k for k in starts if isinstance(k, Node)]
+    seen = set(nodes)
+    leaf_counts: dict = {}
+    stack = list(nodes)
     while stack:
-        node = stack.pop()
-        for follow in node._next:
-            if follow is None:
+        for follow in stack.pop()._next:
+            if follow is None or follow in seen:
                 continue
-            dependencies[follow] = dependencies.get(follow, 0) + 1
-            if isinstance(follow, Node) and id(follow) not in seen:
+            if isinstance(follow, Node):
                 if follow.__class__ is RefusedView:  # refuse before any .grad is touched
                     follow.backward(None, None)
-                seen.add(id(follow))
+                seen.add(follow)
+                nodes.append(follow)
                 stack.append(follow)
-    return dependencies
+            else:
+                leaf_counts[follow] = leaf_counts.get(follow, 0) + 1
+    nodes.sort(key=_creation, reverse=True)
+    return nodes, leaf_counts
 
 
 def _check_versions(node) -> None:
@@ -110,7 +124,7 @@ def steps(roots, gradients, retain_graph=None, create_graph=False, inputs=None, 
     """Yield a ``BackwardStep`` per op node. ``inputs`` limits which leaves accumulate;
     with ``captured`` (a dict key -> slot), gradients of those keys are stored there
     instead of in ``.grad`` (``autograd.grad``). With ``report=False`` (a caller that only
-    runs the pass to its end) and no listener, it yields None instead: no step is built."""
+    runs the pass to its end) and no listener, it yields nothing: no step is built."""
     if retain_graph is None:
         retain_graph = create_graph
     F = TENSORS if create_graph else ARRAYS
@@ -122,34 +136,21 @@ def steps(roots, gradients, retain_graph=None, create_graph=False, inputs=None, 
         buffers[key] = buffers[key] + grad if key in buffers else grad
         shared.add(key)
     only = None if inputs is None else {id(t) for t in inputs}
-    dependencies = _count_dependencies(buffers)
+    order, leaf_counts = _graph(buffers)
     listener = state.listener
     if listener is not None:
         listener.on_backward_begin(roots)
 
-    ready = []
-    pending_leaves = []
-    for key in buffers:
-        if dependencies.get(key, 0) == 0:
-            if isinstance(key, Node):
-                heapq.heappush(ready, (-key._seq, id(key), key))
-            else:
-                pending_leaves.append(key)
     wrap_grad = _grad_wrapper(create_graph)
-    for leaf in pending_leaves:  # backward() called on a leaf itself
-        _finish_leaf(leaf, buffers.pop(leaf), True, accumulate, only, captured, F, listener)
+    for key in list(buffers):  # backward() called on a leaf itself
+        if not isinstance(key, Node) and key not in leaf_counts:
+            _finish_leaf(key, buffers.pop(key), True, accumulate, only, captured, F, listener)
 
     completed = False
     report = report or listener is not None
     node_hooks = hooks.node_hooks
-    pop, push = heapq.heappop, heapq.heappush
-    following = None  # the next node when it is the only one ready: a chain needs no heap
     try:
-        while ready or following is not None:
-            if following is not None:
-                node, following = following, None
-            else:
-                node = pop(ready)[2]
+        for node in order:
             grad_output = buffers.pop(node, None)
             accumulated = []
             if grad_output is None:
@@ -159,66 +160,53 @@ def steps(roots, gradients, retain_graph=None, create_graph=False, inputs=None, 
                     grad_output = hooks.run(node_hooks[id(node)], grad_output, wrap_grad, F.from_tensor)
                 if captured is not None and node in captured:
                     captured[node] = grad_output
-                grad_inputs = _run_node(node, F, grad_output, create_graph, retain_graph)
+                # Run the node's backward (written out here, not in a helper: a call per node
+                # was ~5% of a node that computes little), with grad mode as create_graph asks.
+                if node.saved is None:
+                    raise RuntimeError(_freed_message(node))
+                if node._versions != versions.clock:
+                    _check_versions(node)
+                previous = state.grad_enabled
+                state.grad_enabled = create_graph
+                try:
+                    grad_inputs = node.backward(F, grad_output)
+                finally:
+                    state.grad_enabled = previous
+                if not retain_graph and (node.saved or node.saves_output):
+                    node.saved = None
+                    if node.saves_output:
+                        node.out = None
             for follow, grad in zip(node._next, grad_inputs):
                 if follow is None:
                     continue
-                is_node = isinstance(follow, Node)
+                if isinstance(follow, Node):  # it runs in its turn in ``order``: only buffer
+                    if grad is not None:
+                        buffers[follow] = buffers[follow] + grad if follow in buffers else grad
+                    continue
                 if grad is not None:
                     if follow in buffers:
                         buffers[follow] = buffers[follow] + grad
-                        if not is_node:
-                            shared.discard(follow)
+                        shared.discard(follow)
                     else:
                         buffers[follow] = grad
-                        if not is_node and (grad is grad_output or getattr(grad, "base", None) is not None):
+                        if grad is grad_output or getattr(grad, "base", None) is not None:
                             shared.add(follow)
-                left = dependencies[follow] - 1
-                dependencies[follow] = left
-                if left:
-                    continue
-                if is_node:
-                    if following is None and not ready:
-                        following = follow  # the only node ready (a chain): no heap needed
-                    else:  # several ready: the heap orders them
-                        if following is not None:
-                            push(ready, (-following._seq, id(following), following))
-                            following = None
-                        push(ready, (-follow._seq, id(follow), follow))
-                elif follow in buffers:
+                left = leaf_counts[follow] - 1
+                leaf_counts[follow] = left
+                if not left and follow in buffers:
                     new = _finish_leaf(follow, buffers.pop(follow), follow in shared, accumulate,
                                        only, captured, F, listener)
                     if new is not None:
                         accumulated.append((follow, new))
-            if not report:
-                yield None
-                continue
-            step = BackwardStep(node, grad_output, grad_inputs, accumulated)
-            if listener is not None:
-                listener.on_backward_step(step)
-            yield step
+            if report:  # else the whole pass runs in one resume: no yield per node
+                step = BackwardStep(node, grad_output, grad_inputs, accumulated)
+                if listener is not None:
+                    listener.on_backward_step(step)
+                yield step
         completed = True
     finally:
         if listener is not None:
             listener.on_backward_end(completed)
-
-
-def _run_node(node, F, grad_output, create_graph: bool, retain_graph: bool):
-    if node.saved is None:
-        raise RuntimeError(_freed_message(node))
-    if node._versions != versions.clock:
-        _check_versions(node)
-    previous = state.grad_enabled
-    state.grad_enabled = create_graph
-    try:
-        grad_inputs = node.backward(F, grad_output)
-    finally:
-        state.grad_enabled = previous
-    if not retain_graph and (node.saved or node.saves_output):
-        node.saved = None
-        if node.saves_output:
-            node.out = None
-    return grad_inputs
 
 
 def _grad_wrapper(create_graph: bool):
