@@ -116,12 +116,13 @@ export function mountWidget(model, el, host) {
       get("source"));
     panel.show(index, state, { defer: !!get("playing") });
     // The inspector folds away while nothing is selected, so opening or closing it
-    // changes the canvas's width: a graph seen whole stays whole; else the node just
-    // clicked stays in view.
+    // changes the canvas's width: a graph seen whole stays whole; else the current node
+    // and then the node just clicked stay in view (the clicked one wins if both can't).
     const resized = !selected !== !shownSelected;
     const whole = resized && graph.wholeInView();
     inspector.show(selected, index, state, display);
     if (whole) autoFit();
+    else if (resized && ds.current) graph.reveal(ds.current, { zoom: false });
     if (selected && !shownSelected) graph.reveal(selected, { zoom: false });
     shownSelected = selected;
     root.title = passMarks ? passMarks.text : "";
