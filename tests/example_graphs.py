@@ -2,14 +2,14 @@
 import ag_jupyter as ag
 
 # The README's example, as a learner types it in a cell (under %%autograd, or run here).
-README_CELL = """\
+README_FORWARD = """\
 a = ag.tensor(2.0, requires_grad=True)
 b = ag.tensor(-3.0, requires_grad=True)
 c = ag.tensor(10.0, requires_grad=True)
 d = ag.tensor(4.0, requires_grad=True)
 e = a * b + ag.log(d) * c
-e.backward()
 """
+README_CELL = README_FORWARD + "e.backward()\n"
 
 
 def readme_example():

@@ -5,6 +5,7 @@ import numpy
 import pytest
 
 pytest.importorskip("anywidget")
+from example_graphs import README_FORWARD  # noqa: E402
 from IPython.core.error import UsageError  # noqa: E402
 from IPython.utils.capture import capture_output  # noqa: E402
 from trace_checks import events
@@ -13,13 +14,7 @@ import ag_jupyter as ag  # noqa: E402
 from ag_jupyter.autograd import state  # noqa: E402
 from ag_jupyter.widgets import GraphWidget  # noqa: E402
 
-E_CELL = """\
-a = ag.tensor(2.0, requires_grad=True)
-b = ag.tensor(-3.0, requires_grad=True)
-c = ag.tensor(10.0, requires_grad=True)
-d = ag.tensor(4.0, requires_grad=True)
-e = a * b + ag.log(d) * c
-"""
+E_CELL = README_FORWARD  # the README's cell without its backward line
 MODEL_CELL = """\
 class TwoLayer(ag.nn.Module):
     def __init__(self):

@@ -38,9 +38,9 @@ def spread(args) -> tuple[backend.device, backend.device] | None:
 
 
 def numbers_to_gpu(args):
-    """``args`` with each 0-d CPU tensor moved to the GPU that all their other tensors are
-    on (inside lists too), or None when that is not the situation."""
-    if backend._cupy is None or spread(args) is not None:
+    """For ``args`` whose tensors do not ``spread``: each 0-d CPU tensor moved to the GPU
+    the other tensors are on (inside lists too), or None when there is none to move."""
+    if backend._cupy is None:
         return None
     tensors = list(_tensors_in(args))
     gpu = next((backend.device_of(t._data) for t in tensors if backend.is_cuda_array(t._data)), None)

@@ -81,10 +81,10 @@ def _links(inputs):
 def _fail(cls, args, error):
     """Raise the error the user should read; or, for a 0-d CPU tensor beside GPU tensors
     (a number to PyTorch), run the op again with it moved."""
-    moved = devices.numbers_to_gpu(args)
+    spread = devices.spread(args)
+    moved = devices.numbers_to_gpu(args) if spread is None else None
     if moved is not None:
         return cls.apply(*moved)
-    spread = devices.spread(args)
     explained = backend.same_device_error(*spread) if spread is not None else cls.explain(args, error)
     if state.listener is not None:
         state.listener.on_op_error(cls.node_name, args, explained or error)
