@@ -8,7 +8,8 @@ import pytest
 from ag_jupyter.autograd.function import Op
 from ag_jupyter.tracing.op_info import by_torch_name, concrete, op_classes
 
-FAMILY_BASES = {"Binary", "Unary", "UnaryOnOutput", "Reduction", "ViewOp"}  # bases that make no node themselves
+# bases that make no node themselves
+FAMILY_BASES = {"UnaryOp", "BinaryOp", "Binary", "Unary", "UnaryOnOutput", "Reduction", "ViewOp"}
 
 
 def undrawable(classes) -> list:

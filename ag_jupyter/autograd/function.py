@@ -47,35 +47,81 @@ class Op(Node):
             inputs = args[: cls.arity] if cls.arity is not None else args[:-1]
             links = _links(inputs)
             if links is not None:
-                node._next = links
-                node._seq = next_sequence_number()
-                node._versions = versions.clock
-                out = _wrap(data, True, node)
-                if state.listener is not None:
-                    state.listener.on_op(node, inputs, out)
-                return out
+                return _recorded(node, links, inputs, data)
         return _wrap(data, False, None)
 
 
+class UnaryOp(Op):
+    """An op called with exactly one argument, its input (exp, tanh, relu, ...): ``apply``
+    as ``Op.apply`` without the argument tuples, which were a fifth of such an op."""
+
+    __slots__ = ()
+
+    @classmethod
+    def apply(cls, a):
+        node = _new(cls)
+        node.saved = ()
+        try:
+            data = node.forward(a)
+        except Exception as error:
+            return _fail(cls, (a,), error)
+        if state.grad_enabled:
+            link = _link(a)
+            if link is not None:
+                return _recorded(node, (link,), (a,), data)
+        return _wrap(data, False, None)
+
+
+class BinaryOp(Op):
+    """An op called with exactly two arguments, its inputs (``+ - * /`` ...): ``apply``
+    as ``Op.apply`` without the argument tuples."""
+
+    __slots__ = ()
+    arity = 2
+
+    @classmethod
+    def apply(cls, a, b):
+        node = _new(cls)
+        node.saved = ()
+        try:
+            data = node.forward(a, b)
+        except Exception as error:
+            return _fail(cls, (a, b), error)
+        if state.grad_enabled:
+            link_a, link_b = _link(a), _link(b)
+            if link_a is not None or link_b is not None:
+                return _recorded(node, (link_a, link_b), (a, b), data)
+        return _wrap(data, False, None)
+
+
+def _link(arg):
+    """An input's grad path: its node, itself if a leaf that requires grad, or None."""
+    if arg.__class__ in TENSOR_TYPES:
+        if arg.grad_fn is not None:
+            return arg.grad_fn
+        if arg._requires_grad:
+            return arg
+    return None
+
+
 def _links(inputs):
-    """Each input's grad path (its node, itself if a leaf that requires grad, or None),
-    or None when no input requires grad."""
-    links = []
-    found = False
-    for arg in inputs:
-        if arg.__class__ in TENSOR_TYPES:
-            fn = arg.grad_fn
-            if fn is not None:
-                links.append(fn)
-                found = True
-            elif arg.requires_grad:
-                links.append(arg)
-                found = True
-            else:
-                links.append(None)
-        else:
-            links.append(None)
-    return tuple(links) if found else None
+    """Each input's grad path, or None when no input requires grad."""
+    links = tuple(map(_link, inputs))
+    for link in links:  # not ``count(None)``: it would compare tensors with ==
+        if link is not None:
+            return links
+    return None
+
+
+def _recorded(node, links, inputs, data):
+    """The output of an op that records: a tensor whose grad_fn is ``node``."""
+    node._next = links
+    node._seq = next_sequence_number()
+    node._versions = versions.clock
+    out = _wrap(data, True, node)
+    if state.listener is not None:
+        state.listener.on_op(node, inputs, out)
+    return out
 
 
 def _fail(cls, args, error):

@@ -9,7 +9,7 @@ import math
 
 import numpy
 
-from ..autograd.function import Op
+from ..autograd.function import BinaryOp, Op
 from ..backend import array_module
 from ..core import TENSOR_TYPES
 from ..dtypes import default_float
@@ -34,6 +34,9 @@ def _as_float(x):
     if getattr(x, "dtype", None) is not None and x.dtype.kind != "f":
         return x.astype(default_float().numpy)
     return float(x) if isinstance(x, int) else x
+
+
+_NUMBERS = {float, int, bool}
 
 
 def _array(x):
@@ -129,31 +132,28 @@ def broadcast_error(shape_a: tuple, shape_b: tuple) -> RuntimeError:
     return RuntimeError(f"shapes {list(shape_a)} and {list(shape_b)} cannot be broadcast together")
 
 
-class Binary(Op):
+class Binary(BinaryOp):
     """Two inputs that broadcast; ``local`` gives the gradients at the output's shape."""
 
     __slots__ = ("shapes", "casts")
-    arity = 2
     ufunc = None
     refuse = None  # a check of mixed operands before promotion (subtraction refuses bools)
 
     def forward(self, a, b):
-        # Only a tensor input can need its gradient summed back (a number gets none).
+        # A Python number (the common other operand) needs no conversion and no promotion
+        # with a float tensor, and never has its gradient summed back.
         if a.__class__ in TENSOR_TYPES:
             x = a._data
-            shape_a = x.shape
             dx = x.dtype
         else:
-            x = a = _plain(a)
-            shape_a = dx = None
+            x = a = a if a.__class__ in _NUMBERS else _plain(a)
+            dx = None
         if b.__class__ in TENSOR_TYPES:
             y = b._data
-            shape_b = y.shape
             dy = y.dtype
         else:
-            y = b = _plain(b)
-            shape_b = dy = None
-        # Same dtypes, or a number with a float tensor, need no promotion (the common path).
+            y = b = b if b.__class__ in _NUMBERS else _plain(b)
+            dy = None
         if dx is dy or (dy is None and dx.kind == "f" and y.__class__ is not bool) or \
                 (dx is None and dy.kind == "f" and x.__class__ is not bool):
             self.casts = None
@@ -163,8 +163,8 @@ class Binary(Op):
             x, y, self.casts = promoted(x, y)
         out = self.ufunc(x, y)
         shape = out.shape
-        self.shapes = None if (shape_a is None or shape_a == shape) and (
-            shape_b is None or shape_b == shape) else (shape_a, shape_b)
+        self.shapes = None if (dx is None or x.shape == shape) and (dy is None or y.shape == shape) \
+            else (x.shape if dx is not None else None, y.shape if dy is not None else None)
         self.remember(a, b, out)
         return out
 
@@ -361,6 +361,7 @@ class Where(Binary):
     symbol = "where"
     formula = r"\frac{\partial u}{\partial a} = [c],\quad \frac{\partial u}{\partial b} = [\lnot c]"
     formula_args = ("c", "a", "b")  # the condition first
+    apply = Op.__dict__["apply"]  # three arguments: the condition is not an input
 
     def forward(self, a, b, condition):
         cond = _array(condition)

@@ -3,12 +3,12 @@ from __future__ import annotations
 
 import numpy
 
-from ..autograd.function import Op
+from ..autograd.function import Op, UnaryOp
 from ..backend import array_module
 from ..promotion import floating, refuse_bool, result_type
 
 
-class Unary(Op):
+class Unary(UnaryOp):
     """A unary op; exp, log, sin, ... compute integer and bool data in the default float."""
 
     __slots__ = ()
@@ -20,7 +20,7 @@ class Unary(Op):
         return self.ufunc(x if x.dtype.kind == "f" else floating(x))
 
 
-class UnaryOnOutput(Op):
+class UnaryOnOutput(UnaryOp):
     """Unary ops whose derivative is cheapest from their output (exp, tanh, ...)."""
 
     __slots__ = ("out",)
