@@ -142,17 +142,20 @@ def steps(roots, gradients, retain_graph=None, create_graph=False, inputs=None, 
         listener.on_backward_begin(roots)
 
     wrap_grad = _grad_wrapper(create_graph)
-    for key in list(buffers):  # backward() called on a leaf itself
-        if not isinstance(key, Node) and key not in leaf_counts:
-            _finish_leaf(key, buffers.pop(key), True, accumulate, only, captured, F, listener)
-
-    completed = False
     report = report or listener is not None
     node_hooks = hooks.node_hooks
+    completed = False
+    # Grad mode is create_graph while the engine runs, hooks included (PyTorch's engine sets
+    # it for the whole pass); a caller stepping through the pass runs in its own mode.
+    outer = state.grad_enabled
+    state.grad_enabled = create_graph
     try:
+        for key in list(buffers):  # backward() called on a leaf itself
+            if key.__class__ in TENSOR_TYPES and key not in leaf_counts:
+                _finish_leaf(key, buffers.pop(key), True, accumulate, only, captured, F, listener)
         for node in order:
             grad_output = buffers.pop(node, None)
-            accumulated = []
+            accumulated = [] if report else None
             if grad_output is None:
                 grad_inputs = (None,) * len(node._next)
             else:
@@ -160,18 +163,11 @@ def steps(roots, gradients, retain_graph=None, create_graph=False, inputs=None, 
                     grad_output = hooks.run(node_hooks[id(node)], grad_output, wrap_grad, F.from_tensor)
                 if captured is not None and node in captured:
                     captured[node] = grad_output
-                # Run the node's backward (written out here, not in a helper: a call per node
-                # was ~5% of a node that computes little), with grad mode as create_graph asks.
                 if node.saved is None:
                     raise RuntimeError(_freed_message(node))
                 if node._versions != versions.clock:
                     _check_versions(node)
-                previous = state.grad_enabled
-                state.grad_enabled = create_graph
-                try:
-                    grad_inputs = node.backward(F, grad_output)
-                finally:
-                    state.grad_enabled = previous
+                grad_inputs = node.backward(F, grad_output)
                 if not retain_graph and (node.saved or node.saves_output):
                     node.saved = None
                     if node.saves_output:
@@ -179,7 +175,7 @@ def steps(roots, gradients, retain_graph=None, create_graph=False, inputs=None, 
             for follow, grad in zip(node._next, grad_inputs):
                 if follow is None:
                     continue
-                if isinstance(follow, Node):  # it runs in its turn in ``order``: only buffer
+                if follow.__class__ not in TENSOR_TYPES:  # a node: it runs in its turn in ``order``
                     if grad is not None:
                         buffers[follow] = buffers[follow] + grad if follow in buffers else grad
                     continue
@@ -196,15 +192,21 @@ def steps(roots, gradients, retain_graph=None, create_graph=False, inputs=None, 
                 if not left and follow in buffers:
                     new = _finish_leaf(follow, buffers.pop(follow), follow in shared, accumulate,
                                        only, captured, F, listener)
-                    if new is not None:
+                    if new is not None and report:
                         accumulated.append((follow, new))
             if report:  # else the whole pass runs in one resume: no yield per node
                 step = BackwardStep(node, grad_output, grad_inputs, accumulated)
                 if listener is not None:
                     listener.on_backward_step(step)
-                yield step
+                state.grad_enabled = outer
+                try:
+                    yield step
+                finally:
+                    outer = state.grad_enabled
+                    state.grad_enabled = create_graph
         completed = True
     finally:
+        state.grad_enabled = outer
         if listener is not None:
             listener.on_backward_end(completed)
 
