@@ -116,6 +116,8 @@ def _refuse_partial_overlap(target, source) -> None:
     """PyTorch refuses to write from memory that overlaps the destination unless it is the
     very same elements (``y.add_(y)`` is fine, ``y[1:].add_(y[:-1])`` is not): the answer
     would depend on the order the elements are written in."""
+    if getattr(source, "base", True) is None and getattr(target, "base", True) is None:
+        return  # two arrays that each own their memory (p -= lr * p.grad) cannot overlap
     if source is target or getattr(source, "strides", None) is None or \
             getattr(target, "strides", None) is None or source.size == 0 or target.size == 0:
         return
@@ -151,8 +153,9 @@ def _ufunc_in_place(tensor, op, args) -> bool:
     writes, so a refused update changes nothing; anything unusual takes the general path."""
     ufunc = getattr(op, "ufunc", None)
     target = tensor._data
-    if ufunc is None or len(args) != 1 or not getattr(target, "flags", None) or \
-            not getattr(target.flags, "writeable", True) or target.dtype.kind != "f":
+    flags = getattr(target, "flags", None)  # each read of .flags builds a new object
+    if ufunc is None or len(args) != 1 or not flags or not getattr(flags, "writeable", True) or \
+            target.dtype.kind != "f":
         return False
     other = args[0]
     value = other._data if other.__class__ in TENSOR_TYPES else other

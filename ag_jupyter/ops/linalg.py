@@ -1,15 +1,14 @@
 """Matrix products. ``matmul`` follows NumPy/PyTorch rules for 1-D and batched inputs."""
 from __future__ import annotations
 
-from ..autograd.function import Op
+from ..autograd.function import BinaryOp, Op
 from ..backend import array_module
 from ..dtypes import scalar_type_name
 from .algebra import sum_to
 
 
-class Matmul(Op):
+class Matmul(BinaryOp):
     __slots__ = ("ndims",)
-    arity = 2
     node_name = "MmBackward0"
     symbol = "@"
     formula = (r"\frac{\partial L}{\partial A} = \frac{\partial L}{\partial U} B^\top,\quad "
