@@ -233,13 +233,19 @@ def _finish_leaf(leaf, grad, maybe_shared: bool, accumulate: bool, only, capture
         if grad.dtype != leaf._data.dtype:
             grad = grad.astype(leaf._data.dtype)
             maybe_shared = False
-        if leaf.grad is None:
-            leaf.grad = _wrap(grad.copy() if maybe_shared else grad, False, None)
+        if grad.shape != leaf._data.shape:  # as PyTorch's engine validates a node's outputs
+            raise RuntimeError(f"the gradient computed for a tensor of shape {list(leaf._data.shape)} "
+                               f"has shape {list(grad.shape)}: this is a bug in ag_jupyter, please report it")
+        # Stored directly, not through the .grad setter: its checks are for what a user assigns,
+        # and a gradient computed here already has the leaf's dtype and device.
+        held = leaf._grad
+        if held is None:
+            leaf._grad = _wrap(grad.copy() if maybe_shared else grad, False, None)
         else:
-            leaf.grad._data = leaf.grad._data + grad
+            held._data = held._data + grad
     if listener is not None:
-        listener.on_accumulate(leaf, leaf.grad)
-    return leaf.grad
+        listener.on_accumulate(leaf, leaf._grad)
+    return leaf._grad
 
 
 def run_backward(roots, gradients, retain_graph=None, create_graph=False, inputs=None) -> None:
