@@ -7,7 +7,9 @@ W2     MLP train step: batch 256, 784-256-128-10, relu, log_softmax + NLL (mean)
        with tensors (``x @ w + b``, ``log_softmax``, indexing, ``mean``); the NumPy reference
        computes the same log_softmax and NLL forward and their backward by hand
 W2-nn  the same step with ``nn.Linear``, ``F.cross_entropy`` and ``optim.SGD``, against the
-       same NumPy reference
+       same NumPy step with the weights stored as nn.Linear stores them, (out, in), so it
+       multiplies as nn.Linear does (``x @ W.T``; ~7% slower in OpenBLAS for the first
+       layer than W2's ``x @ w``, in every library)
 W3     500 elementwise ops on 1,000 elements, forward+backward
 W4     1024x1024 matmul, forward+backward
 W5     micrograd's demo MLP 2-16-16-1 with tanh, on 100 "moons" points: one training step

@@ -132,15 +132,30 @@ def mlp_data(seed: int = 0, batch: int = 256, sizes=(784, 256, 128, 10)):
     return x, labels, params
 
 
-def numpy_mlp_step(params, x, labels, lr: float) -> float:
-    """Relu MLP, log_softmax + NLL loss (mean), backward by hand, SGD in place."""
+def numpy_mlp_step(params, x, labels, lr: float, linear_layout: bool = False) -> float:
+    """Relu MLP, log_softmax + NLL loss (mean), backward by hand, SGD in place.
+
+    Weights are ``(in, out)``; with ``linear_layout`` they are ``(out, in)``, as
+    ``nn.Linear`` stores them, and the products are the ones ``nn.Linear`` computes (in
+    PyTorch and here): ``h @ W.T`` forward, ``g.T @ h`` for the weight's gradient. That is
+    W2-nn's reference: the same arithmetic, so the ratio measures the engine and not
+    the BLAS's speed on another layout (on OpenBLAS ``x @ W.T`` is ~7% slower than
+    ``x @ w`` for the first layer)."""
+    if linear_layout:
+        def product(h, w): return h @ w.T
+        def weight_grad(h, g): return g.T @ h
+        def input_grad(g, w): return g @ w
+    else:
+        def product(h, w): return h @ w
+        def weight_grad(h, g): return h.T @ g
+        def input_grad(g, w): return g @ w.T
     w1, b1, w2, b2, w3, b3 = params
     rows = array_module(x).arange(len(labels))
-    z1 = x @ w1 + b1
+    z1 = product(x, w1) + b1
     h1 = np.maximum(z1, 0)
-    z2 = h1 @ w2 + b2
+    z2 = product(h1, w2) + b2
     h2 = np.maximum(z2, 0)
-    logits = h2 @ w3 + b3
+    logits = product(h2, w3) + b3
     shifted = logits - logits.max(axis=1, keepdims=True)
     logp = shifted - np.log(np.exp(shifted).sum(axis=1, keepdims=True))  # log_softmax
     loss = -logp[rows, labels].mean()  # NLL
@@ -148,11 +163,11 @@ def numpy_mlp_step(params, x, labels, lr: float) -> float:
     grad_logp[rows, labels] = -1.0 / len(labels)
     g = grad_logp - np.exp(logp) * grad_logp.sum(axis=1, keepdims=True)  # log_softmax's backward
     grads = [None] * 6
-    grads[4], grads[5] = h2.T @ g, g.sum(axis=0)
-    g = (g @ w3.T) * (z2 > 0)
-    grads[2], grads[3] = h1.T @ g, g.sum(axis=0)
-    g = (g @ w2.T) * (z1 > 0)
-    grads[0], grads[1] = x.T @ g, g.sum(axis=0)
+    grads[4], grads[5] = weight_grad(h2, g), g.sum(axis=0)
+    g = input_grad(g, w3) * (z2 > 0)
+    grads[2], grads[3] = weight_grad(h1, g), g.sum(axis=0)
+    g = input_grad(g, w2) * (z1 > 0)
+    grads[0], grads[1] = weight_grad(x, g), g.sum(axis=0)
     for p, gp in zip(params, grads):
         p -= lr * gp
     return float(loss)
@@ -198,11 +213,12 @@ def nn_mlp_step_fn(lib, x, labels, params, lr: float, place: Place = CPU):
 
 def mlp_contenders(lr: float = 0.01, torch=None, nn: bool = False, place: Place = CPU, **sizes) -> dict:
     """W2 (``nn=False``: tensors and log_softmax by hand) or W2-nn (``nn.Linear``,
-    ``F.cross_entropy``, ``optim.SGD``), each against the same raw NumPy step."""
+    ``F.cross_entropy``, ``optim.SGD``), each against the raw NumPy step that does its
+    arithmetic (for W2-nn, with the weights in ``nn.Linear``'s layout)."""
     x, labels, params = mlp_data(**sizes)
-    raw_params = [place.array(p.copy()) for p in params]
+    raw_params = [place.array(np.ascontiguousarray(p.T) if nn and p.ndim == 2 else p.copy()) for p in params]
     raw_x, raw_labels = place.array(x), place.array(labels)
-    contenders = {place.raw: lambda: numpy_mlp_step(raw_params, raw_x, raw_labels, lr)}
+    contenders = {place.raw: lambda: numpy_mlp_step(raw_params, raw_x, raw_labels, lr, linear_layout=nn)}
     for name, lib in (("ag_jupyter", ag), (place.torch, torch)):
         if lib is None:
             continue

@@ -77,9 +77,14 @@ def test_the_mlp_steps_do_the_same_arithmetic_as_the_numpy_reference():
     ours_nn = step()
     assert abs(ours.item() - loss) < 1e-5 and abs(ours_nn.item() - loss) < 1e-5
     layers = [m for m in model if isinstance(m, ag.nn.Linear)]
-    for got, got_nn, want in zip(tensors, [p for m in layers for p in (m.weight.T, m.bias)], expected):
+    # W2-nn's reference: the same step with the weights in nn.Linear's (out, in) layout
+    expected_nn = [np.ascontiguousarray(p.T) if p.ndim == 2 else p.copy() for p in params]
+    assert abs(workloads.numpy_mlp_step(expected_nn, x, labels, 0.5, linear_layout=True) - loss) < 1e-5
+    for got, got_nn, want, want_nn in zip(tensors, [p for m in layers for p in (m.weight, m.bias)], expected,
+                                          expected_nn):
         np.testing.assert_allclose(got.detach().numpy(), want, rtol=1e-4, atol=1e-6)
-        np.testing.assert_allclose(got_nn.detach().numpy(), want, rtol=1e-4, atol=1e-6)
+        np.testing.assert_allclose(got_nn.detach().numpy(), want_nn, rtol=1e-4, atol=1e-6)
+        np.testing.assert_allclose(want_nn.T if want_nn.ndim == 2 else want_nn, want, rtol=1e-4, atol=1e-6)
 
     x, y = workloads.moons(10)
     params = workloads.micrograd_params()
