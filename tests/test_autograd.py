@@ -86,6 +86,26 @@ def test_hook_on_an_intermediate_changes_what_flows_back():
     assert x.grad.tolist() == [0.0, 0.0]
 
 
+@pytest.mark.filterwarnings("ignore:Using backward\\(\\) with create_graph=True")  # torch's, about its own cycle
+@pytest.mark.parametrize("create_graph", [False, True])
+def test_hooks_run_in_the_grad_mode_of_the_pass_as_in_pytorch(create_graph):
+    """PyTorch's engine runs a backward pass, hooks included, with grad mode set to
+    create_graph, whatever the caller's mode; the caller's mode is back afterwards."""
+    def seen_modes(lib):
+        x = lib.tensor([1.0, 2.0], requires_grad=True)
+        u = x * 2
+        modes = []
+        u.register_hook(lambda g: modes.append(lib.is_grad_enabled()))
+        x.register_hook(lambda g: modes.append(lib.is_grad_enabled()))
+        (u * u).sum().backward(create_graph=create_graph)
+        return modes, lib.is_grad_enabled()
+
+    expected = ([create_graph, create_graph], True)
+    assert seen_modes(ag) == expected
+    torch = pytest.importorskip("torch", reason="PyTorch is the oracle; without it the expected modes above stand")
+    assert seen_modes(torch) == expected
+
+
 def test_retain_grad_on_an_intermediate():
     x = ag.tensor([1.0, 2.0], requires_grad=True)
     u = x * 2

@@ -1,6 +1,8 @@
 """ag.autograd.backward_stepper: the real backward pass, one node per step()."""
 from __future__ import annotations
 
+import gc
+
 import numpy
 import pytest
 from trace_checks import events, ops
@@ -125,3 +127,29 @@ def test_errors_like_backward():
     with pytest.raises(RuntimeError, match="grad can be implicitly created only for scalar outputs"):
         stepper.step()
     assert stepper.done and state.listener is None
+
+
+def test_the_caller_keeps_its_own_grad_mode_between_steps():
+    """The pass runs in create_graph's grad mode (False here), but code between steps runs
+    in the caller's, even one that changes it midway; abandoning the pass changes nothing."""
+    loss, leaves = build()
+    stepper = ag.autograd.backward_stepper(loss)
+    stepper.step()
+    assert ag.is_grad_enabled()
+    with ag.no_grad():
+        stepper.step()
+        assert not ag.is_grad_enabled()
+    assert ag.is_grad_enabled()
+    y = leaves[0] * 2  # between steps, ops record as the caller's mode says
+    assert y.grad_fn is not None
+    stepper.step()
+    del stepper  # abandoned halfway: the generator closes
+    gc.collect()
+    assert ag.is_grad_enabled()
+    loss, leaves = build()
+    with ag.no_grad():  # started in no_grad, abandoned outside it
+        abandoned = ag.autograd.backward_stepper(loss)
+        abandoned.step()
+    del abandoned
+    gc.collect()
+    assert ag.is_grad_enabled()
