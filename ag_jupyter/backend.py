@@ -6,7 +6,14 @@ install never touches it.
 """
 from __future__ import annotations
 
+import warnings
+
 import numpy
+
+# PyTorch computes log(0) = -inf, 1 / 0 = inf and sqrt's gradient at 0 = inf silently;
+# NumPy warns about each, and a learner sees the RuntimeWarning in red under the cell.
+# Only what NumPy warns inside this package is silenced: the user's own NumPy code warns.
+warnings.filterwarnings("ignore", category=RuntimeWarning, module=r"ag_jupyter(\.|$)")
 
 _cupy = None  # the cupy module once a GPU has been asked for and found
 _cuda_checked = False

@@ -1,4 +1,7 @@
 """The tensor's API: creation, dtypes, devices, conversion, printing, indexing."""
+import subprocess
+import sys
+
 import numpy as np
 import pytest
 
@@ -168,3 +171,24 @@ def test_the_legacy_constructor_matches_torch():
         assert tuple(ours.shape) == tuple(theirs.shape), args
         if theirs.numel() and args != (2, 3):  # sizes leave torch's memory uninitialised
             assert ours.tolist() == theirs.tolist(), args
+
+
+def test_infinities_come_silently_as_in_pytorch_while_the_users_numpy_still_warns():
+    # In a fresh Python, as a learner's kernel runs it (pytest would drop the package's
+    # warnings filter with the warnings state it restores after collecting).
+    code = """
+import numpy as np
+import ag_jupyter as ag
+print(ag.tensor([0.0]).log().item())
+for op in (ag.log, ag.sqrt, lambda t: 1 / t):
+    x = ag.tensor([0.0], requires_grad=True)
+    op(x).sum().backward()
+    print(x.grad.item())
+print((ag.tensor([100.0]).exp() * 1e38).item())
+np.log(np.zeros(1))  # the learner's own NumPy still warns
+"""
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.split() == ["-inf", "inf", "inf", "-inf", "inf"]  # PyTorch's values
+    warned = [line for line in run.stderr.splitlines() if "Warning" in line]
+    assert len(warned) == 1 and "divide by zero encountered in log" in warned[0] and "<string>" in warned[0]
