@@ -38,6 +38,8 @@ def _array(x):
 
 def constant(x):
     """A non-tensor op argument as JSON: a number, or its repr."""
+    if x.__class__ is float:  # the usual case, first
+        return x if x - x == 0.0 else repr(x)  # inf - inf and nan - nan are nan
     if isinstance(x, numpy.generic) and x.size == 1:
         x = x.item()
     if isinstance(x, (bool, int, float)):
@@ -121,19 +123,21 @@ class Recorder(Journal, Records, Listener):
         input_ids = [tensor_id(x) if x.__class__ in TENSOR_TYPES else None for x in inputs]
         consts = None
         if None in input_ids:
-            consts = [{"arg": arg, "value": constant(x)} for arg, x in enumerate(inputs)
+            consts = [(arg, constant(x)) for arg, x in enumerate(inputs)
                       if x is not None and x.__class__ not in TENSOR_TYPES]
-        saved = self._saved(node, inputs, input_ids, data) if node.saved or node.saves_output else []
+        saved = self._saved(node, inputs, input_ids, data) if node.saved or node.saves_output else None
         op_id, out_id = f"op{self._ops}", f"t{self._tensors}"
         self._ops += 1
         self._tensors += 1
-        for entry in saved:
-            if entry["node"] is None:
-                entry["node"] = out_id  # the output, which has an id only now
+        if saved:
+            for entry in saved:
+                if entry["node"] is None:
+                    entry["node"] = out_id  # the output, which has an id only now
         device = "cpu" if isinstance(data, _HOST) else device_name(data)
         self.journal_op(op_id, out_id, describe(node), saved, line, scope, consts, input_ids, data, device,
                         summary_of(data, self.exact))
         self.inputs[op_id] = input_ids
+        self._new_inputs.append(input_ids)
         self.ops[id(node)] = (_ref(node), op_id, out_id)
 
     def _saved(self, node, inputs, input_ids, data) -> list:
@@ -179,7 +183,7 @@ class Recorder(Journal, Records, Listener):
         for arg, tensor_id in enumerate(input_ids):
             if tensor_id is not None:
                 self.edge(tensor_id, op["id"], arg)
-        self.inputs[op["id"]] = input_ids
+        self.consumed(op["id"], input_ids)
         self.add_event({"type": "error", "node": op["id"], "op": op_name,
                         "error_type": type(error).__name__, "message": str(error),
                         "inputs": described, "line": line})
@@ -218,9 +222,11 @@ class Recorder(Journal, Records, Listener):
         adopt(self, roots)
         self.add_event({"type": "backward_begin", "roots": [self.tensor_id(r) for r in roots]})
         uses = self._uses
-        for src in self._new_uses:  # the tensor -> op edges recorded since the last backward began
-            uses[src] = uses.get(src, 0) + 1
-        self._new_uses.clear()
+        for input_ids in self._new_inputs:  # of the ops recorded since the last backward began
+            for src in input_ids:
+                if src is not None:
+                    uses[src] = uses.get(src, 0) + 1
+        self._new_inputs.clear()
         priors = {}
         for tensor_id, ref in self.params.items():
             t = ref()
@@ -238,10 +244,11 @@ class Recorder(Journal, Records, Listener):
         if hooks.node_hooks and step.grad_output is not None:
             self._retained(node, entry[2])
         cache = self._cache
-        grad_output = None if step.grad_output is None else cache.get(_array(step.grad_output))
+        received = None if step.grad_output is None else _array(step.grad_output)
+        grad_output = None if received is None else cache.get(received)
+        scalar = received is not None and received.size == 1  # local derivatives are for scalars
         input_ids = self.inputs.get(op_id, ())
         grads = []  # (arg, target, grad, local, total): the summaries and numbers now, the dicts later
-        received = None if step.grad_output is None else _array(step.grad_output)
         finished = {e["node"]: e["grad"] for e in self._pending} if self._pending else {}  # leaves completed
         for arg, grad in enumerate(step.grad_inputs):
             target = input_ids[arg] if arg < len(input_ids) else None
@@ -253,9 +260,11 @@ class Recorder(Journal, Records, Listener):
             if total is not None:
                 last = target not in input_ids[arg + 1:len(step.grad_inputs)]  # x * x: twice here
                 total = (last and finished.get(target)) or cache.get(total)
-            grads.append((arg, target, cache.get(array), local_derivative(received, array), total))
-        self.journal_step(op_id, grad_output, grads, describe(node)[2])
-        self._flush()
+            grads.append((arg, target, cache.get(array), local_derivative(received, array) if scalar else None,
+                          total))
+        self.journal_step(op_id, grad_output, grads)
+        if self._pending:
+            self._flush()
 
     def _retained(self, node, out_id: str) -> None:
         """``retain_grad()`` stores a gradient through a hook the engine runs at the node."""

@@ -74,5 +74,5 @@ def _adopt_node(recorder, fn, root) -> None:
         if tensor_id is not None:
             recorder.edge(tensor_id, op_id, arg)
     recorder.edge(op_id, out_id, 0)
-    recorder.inputs[op_id] = input_ids
+    recorder.consumed(op_id, input_ids)
     recorder.ops[id(fn)] = (weakref.ref(fn), op_id, out_id)
