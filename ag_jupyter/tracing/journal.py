@@ -89,7 +89,8 @@ class Journal:
                   device, value) -> None:
         name, symbol, formula = describe
         op = {"id": op_id, "kind": "op", "op": name, "symbol": symbol, "formula": formula,
-              "origin": "op", "saved": saved or [], "line": line}
+              "origin": "op", "saved": [_saved_entry(tensor_id, arg, out_id) for tensor_id, arg in saved or ()],
+              "line": line}
         out = {"id": out_id, "kind": "tensor", "shape": list(shape), "dtype": dtype_name(dtype),
                "device": device, "requires_grad": True, "is_leaf": False, "origin": "op",
                "value": value, "line": line}
@@ -122,3 +123,12 @@ class Journal:
                  "grad_inputs": entries, "formula": self.by_id[op_id]["formula"]}  # the node's, as drawn
         self.events.append(event)
         self._unsettled.append((event,))
+
+
+def _saved_entry(tensor_id, arg, out_id) -> dict:
+    """A saved tensor's entry in its op's record (``Recorder._saved`` says what it was)."""
+    if tensor_id is None:
+        return {"node": out_id, "output": True}
+    if arg is None:
+        return {"node": tensor_id}
+    return {"node": tensor_id, "arg": arg}

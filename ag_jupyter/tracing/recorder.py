@@ -28,6 +28,7 @@ from .summary import record as summary_of
 from .walk import adopt
 
 _ref = weakref.ref
+_OUTPUT = (None, None)  # a saved tensor that is the op's own output (see Recorder._saved)
 _HOST = (numpy.ndarray, numpy.generic)
 
 
@@ -115,9 +116,8 @@ class Recorder(Journal, Records, Listener):
         self._new_leaf(t, "leaf", user_line(1))
 
     def op_ran(self, node, inputs, output) -> None:
-        # The hot path of a traced forward: ids and summaries now, the records later (journal.py).
-        line = user_line(3)  # past op_ran, the listener's dispatch and apply, which are ours
-        scope = self._scope[-1] if self._scope else None
+        # The hot path of a traced forward: ids, a line and a copy now, the records later (journal.py).
+        line = user_line(4)  # past op_ran, the listener's dispatch and the engine's call of on_op
         data = output._data
         tensor_id = self.tensor_id
         input_ids = [tensor_id(x) if x.__class__ in TENSOR_TYPES else None for x in inputs]
@@ -129,41 +129,38 @@ class Recorder(Journal, Records, Listener):
         op_id, out_id = f"op{self._ops}", f"t{self._tensors}"
         self._ops += 1
         self._tensors += 1
-        if saved:
-            for entry in saved:
-                if entry["node"] is None:
-                    entry["node"] = out_id  # the output, which has an id only now
         device = "cpu" if isinstance(data, _HOST) else device_name(data)
-        self.journal_op(op_id, out_id, describe(node), saved, line, scope, consts, input_ids, data, device,
-                        summary_of(data, self.exact))
+        self.journal_op(op_id, out_id, describe(node), saved, line, self._scope[-1] if self._scope else None,
+                        consts, input_ids, data, device, summary_of(data, self.exact))
         self.inputs[op_id] = input_ids
         self._new_inputs.append(input_ids)
         self.ops[id(node)] = (_ref(node), op_id, out_id)
 
     def _saved(self, node, inputs, input_ids, data) -> list:
-        """What the node keeps for backward: inputs by position, its output (``node``
-        None until the output has an id), or other tensors."""
+        """What the node keeps for backward, as ``(tensor id, input position)``: an input
+        by position, another tensor with position None, the output as ``(None, None)``
+        (it has no id yet). ``journal._write_op`` makes them the document's dicts."""
         saved = []
         count = len(inputs)
         for position, x in enumerate(node.saved or ()):
             if x.__class__ not in TENSOR_TYPES:
                 continue
             if position < count and inputs[position] is x:  # ops save their inputs in order (x * x: 0, 1)
-                saved.append({"node": input_ids[position], "arg": position})
+                saved.append((input_ids[position], position))
                 continue
             arg = 0
             for y in inputs:
                 if y is x:
-                    saved.append({"node": input_ids[arg], "arg": arg})
+                    saved.append((input_ids[arg], arg))
                     break
                 arg += 1
             else:
                 if x._data is data:  # a custom Function that saved its own result
-                    saved.append({"node": None, "output": True})
+                    saved.append(_OUTPUT)
                 else:
-                    saved.append({"node": self.tensor_id(x)})
+                    saved.append((self.tensor_id(x), None))
         if node.saves_output:
-            saved.append({"node": None, "output": True})
+            saved.append(_OUTPUT)
         return saved
 
     def op_failed(self, op_name: str, inputs, error) -> None:
