@@ -119,12 +119,17 @@ class Recorder(Journal, Records, Listener):
         # The hot path of a traced forward: ids, a line and a copy now, the records later (journal.py).
         line = user_line(3)  # past op_ran, on_op and the engine's call of on_op, all ours
         data = output._data
-        tensor_id = self.tensor_id
-        input_ids = [tensor_id(x) if x.__class__ in TENSOR_TYPES else None for x in inputs]
+        input_ids = []  # a tensor's id, or None (a number: consts says which)
         consts = None
-        if None in input_ids:
-            consts = [(arg, constant(x)) for arg, x in enumerate(inputs)
-                      if x is not None and x.__class__ not in TENSOR_TYPES]
+        for arg, x in enumerate(inputs):  # a loop, not comprehensions: each of those is a call in 3.11
+            if x.__class__ in TENSOR_TYPES:
+                input_ids.append(self.tensor_id(x))
+            else:
+                input_ids.append(None)
+                if x is not None:
+                    if consts is None:
+                        consts = []
+                    consts.append((arg, constant(x)))
         saved = self._saved(node, inputs, input_ids, data) if node.saved or node.saves_output else None
         op_id, out_id = f"op{self._ops}", f"t{self._tensors}"
         self._ops += 1

@@ -298,15 +298,17 @@ class CopyBlocks:
 
     def __init__(self):
         self._blocks: dict = {}  # dtype -> the blocks remembered for reuse, the current one included
-        self._current: dict = {}  # dtype -> [block, index of its first free entry]
+        self._current: dict = {}  # dtype -> [block, index of its first free entry, its size]
 
     def copy(self, array):
-        """A copy of ``array`` (a NumPy array) that nothing else writes to."""
+        """A copy of ``array`` (a NumPy array of at most ``SAMPLE`` entries) that nothing else
+        writes to."""
         size = array.size
         current = self._current.get(array.dtype)
-        if current is None or current[1] + size > current[0].shape[0]:
-            current = self._current[array.dtype] = [self._unused_block(array.dtype, current), 0]
-        block, start = current
+        if current is None or current[1] + size > current[2]:
+            block = self._unused_block(array.dtype, current)
+            current = self._current[array.dtype] = [block, 0, block.shape[0]]
+        block, start, _ = current
         current[1] = start + size
         kept = block[start:start + size]
         if array.ndim != 1:
@@ -337,17 +339,17 @@ class Deferred:
     wait for. The copy is the trace's own, so an in-place change of the tensor afterwards
     cannot reach it, and the tensor's memory is not kept."""
 
-    __slots__ = ("array", "exact", "_summary")
+    __slots__ = ("array", "_summary")
 
-    def __init__(self, array, exact: bool):
+    def __init__(self, array):
         self.array = _copies.copy(array) if array.__class__ is numpy.ndarray else array.copy()
-        self.exact = exact
         self._summary = None
 
     def summary(self):
-        """The summary ``summarize`` would have made when the array was recorded."""
+        """The summary ``summarize`` would have made when the array was recorded (with or
+        without ``exact``: at this size every statistic is exact)."""
         if self._summary is None:
-            self._summary = summarize(self.array, self.exact)
+            self._summary = summarize(self.array)
             self.array = None
         return self._summary
 
@@ -360,7 +362,7 @@ def record(array, exact: bool = False):
     nothing, otherwise ``summarize``'s (a large array cannot be kept, and a broadcast view
     is summarized as it is, its repeated entries counted once)."""
     if array.size <= SAMPLE and 0 not in getattr(array, "strides", (1,)):
-        return Deferred(array, exact)
+        return Deferred(array)
     return summarize(array, exact)
 
 
