@@ -1,9 +1,10 @@
 """The listener that ``ag.trace()`` puts in the engine's seam.
 
 Each engine callback (see ``autograd/state.py``) becomes node records, edges and
-events. Tensors and graph nodes are known by ``id()`` plus a weak reference that
-proves the id still means the same object, so the recorder never keeps a tensor,
-an array or a graph node alive: what it keeps are summaries, ids and strings.
+events. Leaf tensors are known by ``id()`` plus a weak reference that proves the id
+still means the same object, graph nodes by their creation number (``_seq``), so the
+recorder never keeps a tensor, an array or a graph node alive: what it keeps are
+summaries, ids and strings.
 
 A recorder may have a ``parent``: the listener that was active when its trace
 began. Every callback is passed on to it, so an outer trace also records what
@@ -56,7 +57,9 @@ class Recorder(Journal, Records, Listener):
         self.exact = exact_stats
         self.parent = None  # Listener: the listener active when this trace began hears everything too
         self.leaves: dict = {}  # id(leaf tensor) -> (weakref, tensor id)
-        self.ops: dict = {}  # id(graph node) -> (weakref, op id or None, output tensor id)
+        # graph node's _seq -> (op id or None, output tensor id). _seq is the engine's creation
+        # number, never reused (unlike id()), so no weak reference is needed to tell nodes apart.
+        self.ops: dict = {}
         self.inputs: dict = {}  # op id -> tensor id (or None) per input position
         self.params: dict = {}  # tensor id -> weakref of a leaf that requires grad
         self.reported: list = []  # (id, type, message) of errors already marked at their op
@@ -81,13 +84,13 @@ class Recorder(Journal, Records, Listener):
                     self._make_param(t, entry[1])
                 return entry[1]
             return self._new_leaf(t, "seen", None)
-        entry = self.ops.get(id(fn))
-        if entry is not None and entry[0]() is fn:
-            return entry[2]
+        entry = self.ops.get(fn._seq)
+        if entry is not None:
+            return entry[1]
         data = t._data
         record = self.tensor([int(n) for n in data.shape], dtype_name(data.dtype), device_name(data), True, False,
                              "seen", summary_of(data, self.exact))
-        self.ops[id(fn)] = (_ref(fn), None, record["id"])
+        self.ops[fn._seq] = (None, record["id"])
         return record["id"]
 
     def _new_leaf(self, t, origin: str, line) -> str:
@@ -139,7 +142,7 @@ class Recorder(Journal, Records, Listener):
                         consts, input_ids, data, device, summary_of(data, self.exact))
         self.inputs[op_id] = input_ids
         self._new_inputs.append(input_ids)
-        self.ops[id(node)] = (_ref(node), op_id, out_id)
+        self.ops[node._seq] = (op_id, out_id)
 
     def _saved(self, node, inputs, input_ids, data) -> list:
         """What the node keeps for backward, as ``(tensor id, input position)``: an input
@@ -238,13 +241,13 @@ class Recorder(Journal, Records, Listener):
 
     def backward_stepped(self, step) -> None:
         node = step.node
-        entry = self.ops.get(id(node))
-        if entry is None or entry[0]() is not node or entry[1] is None:
+        entry = self.ops.get(node._seq)
+        if entry is None or entry[0] is None:
             adopt(self, (), (node,))
-            entry = self.ops[id(node)]
-        op_id = entry[1]
+            entry = self.ops[node._seq]
+        op_id = entry[0]
         if hooks.node_hooks and step.grad_output is not None:
-            self._retained(node, entry[2])
+            self._retained(node, entry[1])
         cache = self._cache
         received = None if step.grad_output is None else _array(step.grad_output)
         grad_output = None if received is None else cache.get(received)
