@@ -2,8 +2,9 @@
 
 The call stack under a traced op runs through ag_jupyter's own frames (the op,
 ``Tensor.__mul__``, ``nn.Module.__call__``...); the first frame outside the
-package is the user's. Whether a code object belongs to the package is decided
-once and cached, so the walk costs a few dictionary look-ups per op.
+package is the user's. Whether a file belongs to the package is decided once and
+cached by its name (a string keeps its hash; a code object computes its own from
+its contents on every look-up), so the walk costs a few dictionary look-ups per op.
 
 A line is recorded as ``(code object, instruction offset)``, and made into a file,
 a line number and a function name when the document is built (``as_json``): a
@@ -17,13 +18,13 @@ import os
 import sys
 
 _PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
-_inside: dict = {}  # code object -> whether it is ag_jupyter's own
+_inside: dict = {}  # file name of a code object -> whether it is ag_jupyter's own
 
 
 def _is_inside(code) -> bool:
-    inside = _inside.get(code)
+    inside = _inside.get(code.co_filename)
     if inside is None:
-        inside = _inside[code] = os.path.abspath(code.co_filename).startswith(_PACKAGE)
+        inside = _inside[code.co_filename] = os.path.abspath(code.co_filename).startswith(_PACKAGE)
     return inside
 
 
@@ -37,7 +38,7 @@ def user_line(depth: int = 2) -> tuple | None:
     inside = _inside
     while frame is not None:
         code = frame.f_code
-        flag = inside.get(code)
+        flag = inside.get(code.co_filename)
         if flag is None:
             flag = _is_inside(code)
         if not flag:
