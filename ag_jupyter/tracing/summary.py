@@ -143,7 +143,7 @@ class Large:
         on_host = flat.__class__ is numpy.ndarray
         if n <= SAMPLE:  # one small copy serves everything, exactly
             self.sampled = False
-            sample = self.sample = flat.copy() if on_host else _host(flat)
+            sample = self.sample = _copies.copy(flat) if on_host else _host(flat)
             squares = float(_dot(sample, sample))
             if squares - squares != 0.0:  # not finite: some entry is NaN or inf
                 finite = self._count_nonfinite(sample, repeats, numpy)
@@ -164,7 +164,7 @@ class Large:
         grid, self.step = _grid(array, shape, False)
         self.grid = grid
         # The preview's entries are a good enough sample when there are many of them.
-        self.sample = grid if grid.size >= SAMPLE // 2 else _host(flat[:: -(-n // SAMPLE)]).copy()
+        self.sample = grid if grid.size >= SAMPLE // 2 else _kept(flat[:: -(-n // SAMPLE)])
         if exact:
             self._exact(flat, xp)
 
@@ -235,8 +235,13 @@ def _grid(array, shape, own: bool):
             lead = numpy.unravel_index(numpy.arange(0, rows, row_step), shape[:-1])
             grid = array[tuple(_on_device(i, array) for i in lead) + (slice(None, None, col_step),)]
     if not own:
-        grid = _host(grid).copy()
+        grid = _kept(grid)
     return grid, [row_step, col_step]
+
+
+def _kept(array):
+    """A host copy of ``array`` (at most ``SAMPLE`` entries) that is the summary's own."""
+    return _copies.copy(array) if array.__class__ is numpy.ndarray else _host(array).copy()
 
 
 def _on_device(index, array):
