@@ -254,7 +254,6 @@ class Recorder(Journal, Records, Listener):
         scalar = received is not None and received.size == 1  # local derivatives are for scalars
         input_ids = self.inputs.get(op_id, ())
         grads = []  # (arg, target, grad, local, total): the summaries and numbers now, the dicts later
-        finished = {e["node"]: e["grad"] for e in self._pending} if self._pending else {}  # leaves completed
         for arg, grad in enumerate(step.grad_inputs):
             target = input_ids[arg] if arg < len(input_ids) else None
             if grad is None:
@@ -264,6 +263,7 @@ class Recorder(Journal, Records, Listener):
             total = None if target is None else self._totals.add(target, array)
             if total is not None:
                 last = target not in input_ids[arg + 1:len(step.grad_inputs)]  # x * x: twice here
+                finished = {e["node"]: e["grad"] for e in self._pending}  # leaves this step completed
                 total = (last and finished.get(target)) or cache.get(total)
             grads.append((arg, target, cache.get(array), local_derivative(received, array) if scalar else None,
                           total))
