@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import gc
+import linecache
 import weakref
 
 import pytest
@@ -223,3 +224,22 @@ def test_reading_the_trace_while_it_records_changes_nothing_in_its_document():
     assert quiet_labelled["nodes"][0]["label"] == "w"
     assert {k: v for k, v in quiet.items() if k != "nodes"} == \
         {k: v for k, v in quiet_labelled.items() if k != "nodes"}
+
+
+def test_each_node_has_the_line_that_made_it_even_in_a_long_cell():
+    # A line is kept as (code, instruction offset) and numbered when the document is built.
+    source = "x = ag.tensor([1.0, 2.0], requires_grad=True)\n" + "".join(
+        f"y{k} = x * {k}.5  # op {k}\n" for k in range(300)) + "loss = (y0 + y299).sum()\nloss.backward()\n"
+    linecache.cache["<long cell>"] = (len(source), None, source.splitlines(True), "<long cell>")  # as IPython does
+    try:
+        with ag.trace() as tr:
+            exec(compile(source, "<long cell>", "exec"), {"ag": ag})
+        doc = tr.to_dict()
+    finally:
+        del linecache.cache["<long cell>"]
+    muls = [n for n in ops(doc) if n["op"] == "MulBackward0"]
+    assert [(m["line"]["lineno"], m["line"]["code"]) for m in muls[:2] + muls[-1:]] == [
+        (2, "y0 = x * 0.5  # op 0"), (3, "y1 = x * 1.5  # op 1"), (301, "y299 = x * 299.5  # op 299")]
+    assert {m["line"]["file"] for m in muls} == {"<long cell>"}
+    assert node(doc, "t0")["line"]["lineno"] == 1
+    assert [n["line"]["lineno"] for n in ops(doc) if n["op"] == "AddBackward0"] == [302]

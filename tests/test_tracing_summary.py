@@ -147,3 +147,38 @@ def test_a_value_is_the_one_at_the_op_even_when_the_document_is_built_after_an_i
         assert (value["min"], value["max"], value["sampled"]) == (2.0, 2.0, False)
         assert (accumulated["min"], accumulated["max"]) == (6.0, 6.0)
     assert float(grad.sum()) == 0.0
+
+
+def test_copies_share_blocks_that_a_dropped_trace_gives_back_and_a_live_one_keeps():
+    from ag_jupyter.tracing.copies import CopyBlocks
+
+    blocks = CopyBlocks(1024)
+    first = [blocks.copy(numpy.full(1000, float(k), numpy.float32)) for k in range(200)]  # several blocks
+    assert all(float(c.min()) == float(c.max()) == k for k, c in enumerate(first))
+    held = first[3]
+    block_of_held = held.base
+    del first
+    again = [blocks.copy(numpy.full((10, 100), -1.0, numpy.float32)) for _ in range(200)]
+    assert float(held.min()) == float(held.max()) == 3.0  # its block took no new copies
+    assert all(c.base is not block_of_held for c in again)
+    assert again[0].shape == (10, 100) and len({id(c.base) for c in again}) > 1
+    reused = {id(c.base) for c in again}
+    del again
+    assert id(blocks.copy(numpy.zeros(4, numpy.float32)).base) in reused  # pages still mapped
+
+
+def test_values_of_a_kept_trace_survive_later_traces():
+    def chain(start: float):
+        with ag.trace() as tr:
+            y = ag.full((1000,), start, requires_grad=True)
+            for _ in range(100):
+                y = y * 1.0
+            y.sum().backward()
+        return tr
+
+    kept = chain(1.0)
+    for _ in range(3):
+        chain(7.0).to_dict()  # dropped: its copies' blocks are free for the next
+    doc = kept.to_dict()
+    assert {(n["value"]["min"], n["value"]["max"]) for n in doc["nodes"]
+            if n["kind"] == "tensor" and n["shape"] == [1000]} == {(1.0, 1.0)}

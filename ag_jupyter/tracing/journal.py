@@ -25,7 +25,7 @@ class Journal:
     def _init_journal(self) -> None:
         self._journal: list = []
         self._waiting = 0  # nodes in the journal
-        self._new_uses: list = []  # tensor ids consumed by an op since the last backward began
+        self._new_inputs: list = []  # input ids (None: a constant) of each op since the last backward began
 
     def node_count(self) -> int:
         """How many nodes are recorded, those still in the journal included."""
@@ -44,8 +44,11 @@ class Journal:
 
     def edge(self, src: str, dst: str, arg: int) -> None:
         self._journal.append((_EDGE, (src, dst, arg)))
-        if dst[0] == "o":  # tensor -> op
-            self._new_uses.append(src)
+
+    def consumed(self, op_id: str, input_ids: list) -> None:
+        """An op took these inputs (``op_ran`` notes its own, the same way)."""
+        self.inputs[op_id] = input_ids
+        self._new_inputs.append(input_ids)
 
     def add_event(self, event: dict) -> None:
         self._journal.append((_EVENT, event))
@@ -55,12 +58,11 @@ class Journal:
         self._journal.append((_OP, op_id, out_id, describe, saved, line, scope, consts, input_ids,
                               data.shape, data.dtype, device, value))
         self._waiting += 2
-        self._new_uses.extend(i for i in input_ids if i is not None)
 
-    def journal_step(self, op_id, grad_output, grads, formula) -> None:
+    def journal_step(self, op_id, grad_output, grads) -> None:
         """``backward_stepped``'s entry; ``grads`` holds ``(arg, node, grad, local, total)``
         per input (``local`` and ``total`` None where the document has none)."""
-        self._journal.append((_STEP, op_id, grad_output, grads, formula))
+        self._journal.append((_STEP, op_id, grad_output, grads))
 
     # ----- reading ----------------------------------------------------------------------
     def drain(self) -> None:
@@ -87,14 +89,15 @@ class Journal:
                   device, value) -> None:
         name, symbol, formula = describe
         op = {"id": op_id, "kind": "op", "op": name, "symbol": symbol, "formula": formula,
-              "origin": "op", "saved": saved, "line": line}
+              "origin": "op", "saved": [_saved_entry(tensor_id, arg, out_id) for tensor_id, arg in saved or ()],
+              "line": line}
         out = {"id": out_id, "kind": "tensor", "shape": list(shape), "dtype": dtype_name(dtype),
                "device": device, "requires_grad": True, "is_leaf": False, "origin": "op",
                "value": value, "line": line}
         if scope:
             op["scope"] = out["scope"] = scope
         if consts:
-            op["consts"] = consts
+            op["consts"] = [{"arg": arg, "value": value} for arg, value in consts]
         self.nodes += (op, out)
         self.by_id[op_id] = op
         self.by_id[out_id] = out
@@ -107,7 +110,7 @@ class Journal:
         edges.append((op_id, out_id, 0))
         self._unsettled.append((create_out, value, input_ids))
 
-    def _write_step(self, op_id, grad_output, grads, formula) -> None:
+    def _write_step(self, op_id, grad_output, grads) -> None:
         entries = []
         for arg, target, grad, local, total in grads:
             entry = {"arg": arg, "node": target, "grad": grad}
@@ -117,6 +120,15 @@ class Journal:
                 entry["total"] = total
             entries.append(entry)
         event = {"type": "backward_step", "node": op_id, "grad_output": grad_output,
-                 "grad_inputs": entries, "formula": formula}
+                 "grad_inputs": entries, "formula": self.by_id[op_id]["formula"]}  # the node's, as drawn
         self.events.append(event)
         self._unsettled.append((event,))
+
+
+def _saved_entry(tensor_id, arg, out_id) -> dict:
+    """A saved tensor's entry in its op's record (``Recorder._saved`` says what it was)."""
+    if tensor_id is None:
+        return {"node": out_id, "output": True}
+    if arg is None:
+        return {"node": tensor_id}
+    return {"node": tensor_id, "arg": arg}

@@ -12,6 +12,7 @@ import importlib
 import pkgutil
 
 from ..autograd.function import FunctionCtx, Op
+from ..autograd.node import Node
 
 _TORCH_ONLY = {  # nodes PyTorch has and the engine does not (ours draw from the op classes)
     "RsubBackward1": ("−", r"\frac{\partial u}{\partial a} = -1"),
@@ -39,15 +40,15 @@ def concrete(cls) -> bool:
     return not cls.__subclasses__() or "node_name" in cls.__dict__
 
 
-_drawn: dict = {}  # Op class -> (symbol, formula)
+_described: dict = {}  # node class -> (name, symbol, formula), for classes that name every node alike
 
 
 def describe(node) -> tuple:
     """``(name, symbol, formula)`` for an engine node."""
+    described = _described.get(node.__class__)
+    if described is not None:
+        return described
     name = node.name()
-    drawn = _drawn.get(node.__class__)
-    if drawn is not None:
-        return name, drawn[0] or name, drawn[1]
     if isinstance(node, FunctionCtx):
         function = node._function
         symbol = getattr(function, "symbol", None) or function.__name__
@@ -55,8 +56,10 @@ def describe(node) -> tuple:
             rf"\text{{custom backward: }}\texttt{{{function.__name__}.backward}}")
         return name, symbol, formula
     cls = type(node)
-    drawn = _drawn[cls] = (getattr(cls, "symbol", None), getattr(cls, "formula", None))
-    return name, drawn[0] or name, drawn[1]
+    described = (name, getattr(cls, "symbol", None) or name, getattr(cls, "formula", None))
+    if cls.name is Node.name:  # the name is the class's node_name, not the node's own
+        _described[cls] = described
+    return described
 
 
 _by_name: dict | None = None

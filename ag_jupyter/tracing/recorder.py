@@ -1,9 +1,10 @@
 """The listener that ``ag.trace()`` puts in the engine's seam.
 
 Each engine callback (see ``autograd/state.py``) becomes node records, edges and
-events. Tensors and graph nodes are known by ``id()`` plus a weak reference that
-proves the id still means the same object, so the recorder never keeps a tensor,
-an array or a graph node alive: what it keeps are summaries, ids and strings.
+events. Leaf tensors are known by ``id()`` plus a weak reference that proves the id
+still means the same object, graph nodes by their creation number (``_seq``), so the
+recorder never keeps a tensor, an array or a graph node alive: what it keeps are
+summaries, ids and strings.
 
 A recorder may have a ``parent``: the listener that was active when its trace
 began. Every callback is passed on to it, so an outer trace also records what
@@ -28,6 +29,7 @@ from .summary import record as summary_of
 from .walk import adopt
 
 _ref = weakref.ref
+_OUTPUT = (None, None)  # a saved tensor that is the op's own output (see Recorder._saved)
 _HOST = (numpy.ndarray, numpy.generic)
 
 
@@ -38,6 +40,8 @@ def _array(x):
 
 def constant(x):
     """A non-tensor op argument as JSON: a number, or its repr."""
+    if x.__class__ is float:  # the usual case, first
+        return x if x - x == 0.0 else repr(x)  # inf - inf and nan - nan are nan
     if isinstance(x, numpy.generic) and x.size == 1:
         x = x.item()
     if isinstance(x, (bool, int, float)):
@@ -53,7 +57,9 @@ class Recorder(Journal, Records, Listener):
         self.exact = exact_stats
         self.parent = None  # Listener: the listener active when this trace began hears everything too
         self.leaves: dict = {}  # id(leaf tensor) -> (weakref, tensor id)
-        self.ops: dict = {}  # id(graph node) -> (weakref, op id or None, output tensor id)
+        # graph node's _seq -> (op id or None, output tensor id). _seq is the engine's creation
+        # number, never reused (unlike id()), so no weak reference is needed to tell nodes apart.
+        self.ops: dict = {}
         self.inputs: dict = {}  # op id -> tensor id (or None) per input position
         self.params: dict = {}  # tensor id -> weakref of a leaf that requires grad
         self.reported: list = []  # (id, type, message) of errors already marked at their op
@@ -78,13 +84,13 @@ class Recorder(Journal, Records, Listener):
                     self._make_param(t, entry[1])
                 return entry[1]
             return self._new_leaf(t, "seen", None)
-        entry = self.ops.get(id(fn))
-        if entry is not None and entry[0]() is fn:
-            return entry[2]
+        entry = self.ops.get(fn._seq)
+        if entry is not None:
+            return entry[1]
         data = t._data
         record = self.tensor([int(n) for n in data.shape], dtype_name(data.dtype), device_name(data), True, False,
                              "seen", summary_of(data, self.exact))
-        self.ops[id(fn)] = (_ref(fn), None, record["id"])
+        self.ops[fn._seq] = (None, record["id"])
         return record["id"]
 
     def _new_leaf(self, t, origin: str, line) -> str:
@@ -113,53 +119,56 @@ class Recorder(Journal, Records, Listener):
         self._new_leaf(t, "leaf", user_line(1))
 
     def op_ran(self, node, inputs, output) -> None:
-        # The hot path of a traced forward: ids and summaries now, the records later (journal.py).
-        line = user_line(3)  # past op_ran, the listener's dispatch and apply, which are ours
-        scope = self._scope[-1] if self._scope else None
+        # The hot path of a traced forward: ids, a line and a copy now, the records later (journal.py).
+        line = user_line(3)  # past op_ran, on_op and the engine's call of on_op, all ours
         data = output._data
-        tensor_id = self.tensor_id
-        input_ids = [tensor_id(x) if x.__class__ in TENSOR_TYPES else None for x in inputs]
+        input_ids = []  # a tensor's id, or None (a number: consts says which)
         consts = None
-        if None in input_ids:
-            consts = [{"arg": arg, "value": constant(x)} for arg, x in enumerate(inputs)
-                      if x is not None and x.__class__ not in TENSOR_TYPES]
-        saved = self._saved(node, inputs, input_ids, data) if node.saved or node.saves_output else []
+        for arg, x in enumerate(inputs):  # a loop, not comprehensions: each of those is a call in 3.11
+            if x.__class__ in TENSOR_TYPES:
+                input_ids.append(self.tensor_id(x))
+            else:
+                input_ids.append(None)
+                if x is not None:
+                    if consts is None:
+                        consts = []
+                    consts.append((arg, constant(x)))
+        saved = self._saved(node, inputs, input_ids, data) if node.saved or node.saves_output else None
         op_id, out_id = f"op{self._ops}", f"t{self._tensors}"
         self._ops += 1
         self._tensors += 1
-        for entry in saved:
-            if entry["node"] is None:
-                entry["node"] = out_id  # the output, which has an id only now
         device = "cpu" if isinstance(data, _HOST) else device_name(data)
-        self.journal_op(op_id, out_id, describe(node), saved, line, scope, consts, input_ids, data, device,
-                        summary_of(data, self.exact))
+        self.journal_op(op_id, out_id, describe(node), saved, line, self._scope[-1] if self._scope else None,
+                        consts, input_ids, data, device, summary_of(data, self.exact))
         self.inputs[op_id] = input_ids
-        self.ops[id(node)] = (_ref(node), op_id, out_id)
+        self._new_inputs.append(input_ids)
+        self.ops[node._seq] = (op_id, out_id)
 
     def _saved(self, node, inputs, input_ids, data) -> list:
-        """What the node keeps for backward: inputs by position, its output (``node``
-        None until the output has an id), or other tensors."""
+        """What the node keeps for backward, as ``(tensor id, input position)``: an input
+        by position, another tensor with position None, the output as ``(None, None)``
+        (it has no id yet). ``journal._write_op`` makes them the document's dicts."""
         saved = []
         count = len(inputs)
         for position, x in enumerate(node.saved or ()):
             if x.__class__ not in TENSOR_TYPES:
                 continue
             if position < count and inputs[position] is x:  # ops save their inputs in order (x * x: 0, 1)
-                saved.append({"node": input_ids[position], "arg": position})
+                saved.append((input_ids[position], position))
                 continue
             arg = 0
             for y in inputs:
                 if y is x:
-                    saved.append({"node": input_ids[arg], "arg": arg})
+                    saved.append((input_ids[arg], arg))
                     break
                 arg += 1
             else:
                 if x._data is data:  # a custom Function that saved its own result
-                    saved.append({"node": None, "output": True})
+                    saved.append(_OUTPUT)
                 else:
-                    saved.append({"node": self.tensor_id(x)})
+                    saved.append((self.tensor_id(x), None))
         if node.saves_output:
-            saved.append({"node": None, "output": True})
+            saved.append(_OUTPUT)
         return saved
 
     def op_failed(self, op_name: str, inputs, error) -> None:
@@ -179,7 +188,7 @@ class Recorder(Journal, Records, Listener):
         for arg, tensor_id in enumerate(input_ids):
             if tensor_id is not None:
                 self.edge(tensor_id, op["id"], arg)
-        self.inputs[op["id"]] = input_ids
+        self.consumed(op["id"], input_ids)
         self.add_event({"type": "error", "node": op["id"], "op": op_name,
                         "error_type": type(error).__name__, "message": str(error),
                         "inputs": described, "line": line})
@@ -218,9 +227,11 @@ class Recorder(Journal, Records, Listener):
         adopt(self, roots)
         self.add_event({"type": "backward_begin", "roots": [self.tensor_id(r) for r in roots]})
         uses = self._uses
-        for src in self._new_uses:  # the tensor -> op edges recorded since the last backward began
-            uses[src] = uses.get(src, 0) + 1
-        self._new_uses.clear()
+        for input_ids in self._new_inputs:  # of the ops recorded since the last backward began
+            for src in input_ids:
+                if src is not None:
+                    uses[src] = uses.get(src, 0) + 1
+        self._new_inputs.clear()
         priors = {}
         for tensor_id, ref in self.params.items():
             t = ref()
@@ -230,19 +241,19 @@ class Recorder(Journal, Records, Listener):
 
     def backward_stepped(self, step) -> None:
         node = step.node
-        entry = self.ops.get(id(node))
-        if entry is None or entry[0]() is not node or entry[1] is None:
+        entry = self.ops.get(node._seq)
+        if entry is None or entry[0] is None:
             adopt(self, (), (node,))
-            entry = self.ops[id(node)]
-        op_id = entry[1]
+            entry = self.ops[node._seq]
+        op_id = entry[0]
         if hooks.node_hooks and step.grad_output is not None:
-            self._retained(node, entry[2])
+            self._retained(node, entry[1])
         cache = self._cache
-        grad_output = None if step.grad_output is None else cache.get(_array(step.grad_output))
+        received = None if step.grad_output is None else _array(step.grad_output)
+        grad_output = None if received is None else cache.get(received)
+        scalar = received is not None and received.size == 1  # local derivatives are for scalars
         input_ids = self.inputs.get(op_id, ())
         grads = []  # (arg, target, grad, local, total): the summaries and numbers now, the dicts later
-        received = None if step.grad_output is None else _array(step.grad_output)
-        finished = {e["node"]: e["grad"] for e in self._pending} if self._pending else {}  # leaves completed
         for arg, grad in enumerate(step.grad_inputs):
             target = input_ids[arg] if arg < len(input_ids) else None
             if grad is None:
@@ -252,10 +263,13 @@ class Recorder(Journal, Records, Listener):
             total = None if target is None else self._totals.add(target, array)
             if total is not None:
                 last = target not in input_ids[arg + 1:len(step.grad_inputs)]  # x * x: twice here
+                finished = {e["node"]: e["grad"] for e in self._pending}  # leaves this step completed
                 total = (last and finished.get(target)) or cache.get(total)
-            grads.append((arg, target, cache.get(array), local_derivative(received, array), total))
-        self.journal_step(op_id, grad_output, grads, describe(node)[2])
-        self._flush()
+            grads.append((arg, target, cache.get(array), local_derivative(received, array) if scalar else None,
+                          total))
+        self.journal_step(op_id, grad_output, grads)
+        if self._pending:
+            self._flush()
 
     def _retained(self, node, out_id: str) -> None:
         """``retain_grad()`` stores a gradient through a hook the engine runs at the node."""
@@ -317,3 +331,21 @@ class Recorder(Journal, Records, Listener):
     def fault(self, callback: str, error: Exception) -> None:
         """A tracer bug must not break the user's program: note it in the document."""
         self.warn(f"the tracer failed in {callback}: {type(error).__name__}: {error}")
+
+    # The two callbacks made once per op, heard directly: ``Listener._heard`` does the
+    # same, a call deeper (a tenth of what tracing a small op costs).
+    def on_op(self, node, inputs, output) -> None:
+        try:
+            self.op_ran(node, inputs, output)
+        except Exception as error:  # noqa: BLE001 - fault() decides
+            self.fault("on_op", error)
+        if self.parent is not None:
+            self.parent.on_op(node, inputs, output)
+
+    def on_backward_step(self, step) -> None:
+        try:
+            self.backward_stepped(step)
+        except Exception as error:  # noqa: BLE001 - fault() decides
+            self.fault("on_backward_step", error)
+        if self.parent is not None:
+            self.parent.on_backward_step(step)

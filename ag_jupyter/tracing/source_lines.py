@@ -2,8 +2,14 @@
 
 The call stack under a traced op runs through ag_jupyter's own frames (the op,
 ``Tensor.__mul__``, ``nn.Module.__call__``...); the first frame outside the
-package is the user's. Whether a code object belongs to the package is decided
-once and cached, so the walk costs a few dictionary look-ups per op.
+package is the user's. Whether a file belongs to the package is decided once and
+cached by its name (a string keeps its hash; a code object computes its own from
+its contents on every look-up), so the walk costs a few dictionary look-ups per op.
+
+A line is recorded as ``(code object, instruction offset)``, and made into a file,
+a line number and a function name when the document is built (``as_json``): a
+frame's ``f_lineno`` scans its function's line table, which in a long notebook
+cell costs microseconds per op.
 """
 from __future__ import annotations
 
@@ -12,18 +18,18 @@ import os
 import sys
 
 _PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
-_inside: dict = {}  # code object -> whether it is ag_jupyter's own
+_inside: dict = {}  # file name of a code object -> whether it is ag_jupyter's own
 
 
 def _is_inside(code) -> bool:
-    inside = _inside.get(code)
+    inside = _inside.get(code.co_filename)
     if inside is None:
-        inside = _inside[code] = os.path.abspath(code.co_filename).startswith(_PACKAGE)
+        inside = _inside[code.co_filename] = os.path.abspath(code.co_filename).startswith(_PACKAGE)
     return inside
 
 
 def user_line(depth: int = 2) -> tuple | None:
-    """``(file, lineno, function)`` of the nearest caller outside ag_jupyter, or None.
+    """``(code, offset)`` of the nearest caller outside ag_jupyter, or None.
     ``depth`` frames up from the caller are skipped unseen (they are known to be ours)."""
     try:
         frame = sys._getframe(depth)
@@ -32,11 +38,11 @@ def user_line(depth: int = 2) -> tuple | None:
     inside = _inside
     while frame is not None:
         code = frame.f_code
-        flag = inside.get(code)
+        flag = inside.get(code.co_filename)
         if flag is None:
             flag = _is_inside(code)
         if not flag:
-            return (code.co_filename, frame.f_lineno, code.co_name)
+            return (code, frame.f_lasti)
         frame = frame.f_back
     return None
 
@@ -47,18 +53,27 @@ def traceback_line(tb) -> tuple | None:
     while tb is not None:
         code = tb.tb_frame.f_code
         if not _is_inside(code):
-            found = (code.co_filename, tb.tb_lineno, code.co_name)
+            found = (code, tb.tb_lasti)
         tb = tb.tb_next
     return found
+
+
+def _lineno(code, offset: int) -> int | None:
+    """The line of the instruction at ``offset`` (what ``f_lineno`` says of a frame there)."""
+    for start, end, lineno in code.co_lines():
+        if start <= offset < end:
+            return lineno
+    return None
 
 
 def as_json(line: tuple | None) -> dict | None:
     """The document's form of a line: file, line number, function and the source text."""
     if line is None:
         return None
-    file, lineno, function = line
-    entry = {"file": file, "lineno": lineno, "function": function}
-    code = linecache.getline(file, lineno).strip()
-    if code:
-        entry["code"] = code
+    code, offset = line
+    file, lineno = code.co_filename, _lineno(code, offset)
+    entry = {"file": file, "lineno": lineno, "function": code.co_name}
+    text = linecache.getline(file, lineno).strip() if lineno is not None else ""
+    if text:
+        entry["code"] = text
     return entry

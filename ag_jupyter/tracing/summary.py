@@ -38,6 +38,8 @@ from base64 import b64encode
 
 import numpy
 
+from .copies import CopyBlocks
+
 SMALL = 64
 SAMPLE = 1024
 PREVIEW = 32
@@ -141,7 +143,7 @@ class Large:
         on_host = flat.__class__ is numpy.ndarray
         if n <= SAMPLE:  # one small copy serves everything, exactly
             self.sampled = False
-            sample = self.sample = flat.copy() if on_host else _host(flat)
+            sample = self.sample = _copies.copy(flat) if on_host else _host(flat)
             squares = float(_dot(sample, sample))
             if squares - squares != 0.0:  # not finite: some entry is NaN or inf
                 finite = self._count_nonfinite(sample, repeats, numpy)
@@ -162,7 +164,7 @@ class Large:
         grid, self.step = _grid(array, shape, False)
         self.grid = grid
         # The preview's entries are a good enough sample when there are many of them.
-        self.sample = grid if grid.size >= SAMPLE // 2 else _host(flat[:: -(-n // SAMPLE)]).copy()
+        self.sample = grid if grid.size >= SAMPLE // 2 else _kept(flat[:: -(-n // SAMPLE)])
         if exact:
             self._exact(flat, xp)
 
@@ -233,8 +235,13 @@ def _grid(array, shape, own: bool):
             lead = numpy.unravel_index(numpy.arange(0, rows, row_step), shape[:-1])
             grid = array[tuple(_on_device(i, array) for i in lead) + (slice(None, None, col_step),)]
     if not own:
-        grid = _host(grid).copy()
+        grid = _kept(grid)
     return grid, [row_step, col_step]
+
+
+def _kept(array):
+    """A host copy of ``array`` (at most ``SAMPLE`` entries) that is the summary's own."""
+    return _copies.copy(array) if array.__class__ is numpy.ndarray else _host(array).copy()
 
 
 def _on_device(index, array):
@@ -267,6 +274,9 @@ def _preview(grid, step) -> dict:
             "q": b64encode(codes.tobytes()).decode("ascii")}
 
 
+_copies = CopyBlocks(SAMPLE)  # Deferred's copies, shared by every trace
+
+
 class Deferred:
     """The summary of an array of at most ``SAMPLE`` elements, taken when the document is
     built. Recording it costs one copy (a memcpy of at most 1,024 entries); summarizing
@@ -274,17 +284,17 @@ class Deferred:
     wait for. The copy is the trace's own, so an in-place change of the tensor afterwards
     cannot reach it, and the tensor's memory is not kept."""
 
-    __slots__ = ("array", "exact", "_summary")
+    __slots__ = ("array", "_summary")
 
-    def __init__(self, array, exact: bool):
-        self.array = array.copy()
-        self.exact = exact
+    def __init__(self, array):
+        self.array = _copies.copy(array) if array.__class__ is numpy.ndarray else array.copy()
         self._summary = None
 
     def summary(self):
-        """The summary ``summarize`` would have made when the array was recorded."""
+        """The summary ``summarize`` would have made when the array was recorded (with or
+        without ``exact``: at this size every statistic is exact)."""
         if self._summary is None:
-            self._summary = summarize(self.array, self.exact)
+            self._summary = summarize(self.array)
             self.array = None
         return self._summary
 
@@ -297,7 +307,7 @@ def record(array, exact: bool = False):
     nothing, otherwise ``summarize``'s (a large array cannot be kept, and a broadcast view
     is summarized as it is, its repeated entries counted once)."""
     if array.size <= SAMPLE and 0 not in getattr(array, "strides", (1,)):
-        return Deferred(array, exact)
+        return Deferred(array)
     return summarize(array, exact)
 
 

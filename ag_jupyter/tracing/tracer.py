@@ -78,8 +78,8 @@ class trace:  # noqa: N801 - a context manager named like the function users cal
         if fn is None:
             entry = rec.leaves.get(id(tensor))
             return entry[1] if entry is not None and entry[0]() is tensor else None
-        entry = rec.ops.get(id(fn))
-        return entry[2] if entry is not None and entry[0]() is fn else None
+        entry = rec.ops.get(fn._seq)
+        return entry[1] if entry is not None else None
 
     def set_label(self, node_id: str, label: str) -> None:
         """Name a node (its ``label`` in this and every later ``to_dict()``)."""

@@ -9,8 +9,6 @@ tensors are known only where a node kept its output; otherwise they are null.
 """
 from __future__ import annotations
 
-import weakref
-
 from ..autograd.node import Node
 from ..tensor import TENSOR_TYPES
 from .op_info import describe
@@ -18,8 +16,8 @@ from .summary import device_name, dtype_name, record
 
 
 def _unknown(recorder, fn) -> bool:
-    entry = recorder.ops.get(id(fn))
-    return entry is None or entry[0]() is not fn or entry[1] is None
+    entry = recorder.ops.get(fn._seq)
+    return entry is None or entry[0] is None
 
 
 def adopt(recorder, roots, nodes=()) -> None:
@@ -48,15 +46,15 @@ def _adopt_node(recorder, fn, root) -> None:
         if follow is None:
             input_ids.append(None)
         elif isinstance(follow, Node):
-            input_ids.append(recorder.ops[id(follow)][2])
+            input_ids.append(recorder.ops[follow._seq][1])
         else:
             input_ids.append(recorder.tensor_id(follow))
     name, symbol, formula = describe(fn)
     op = recorder.op(name, symbol, formula, "walked")
     op_id = op["id"]
-    entry = recorder.ops.get(id(fn))
-    if entry is not None and entry[0]() is fn:
-        out_id = entry[2]  # its output was met before as a tensor of unknown origin
+    entry = recorder.ops.get(fn._seq)
+    if entry is not None:
+        out_id = entry[1]  # its output was met before as a tensor of unknown origin
     else:
         data = root._data if root is not None else getattr(fn, "out", None) if fn.saves_output else None
         if data is None:
@@ -74,5 +72,5 @@ def _adopt_node(recorder, fn, root) -> None:
         if tensor_id is not None:
             recorder.edge(tensor_id, op_id, arg)
     recorder.edge(op_id, out_id, 0)
-    recorder.inputs[op_id] = input_ids
-    recorder.ops[id(fn)] = (weakref.ref(fn), op_id, out_id)
+    recorder.consumed(op_id, input_ids)
+    recorder.ops[fn._seq] = (op_id, out_id)
