@@ -124,7 +124,7 @@ def steps(roots, gradients, retain_graph=None, create_graph=False, inputs=None, 
     """Yield a ``BackwardStep`` per op node. ``inputs`` limits which leaves accumulate;
     with ``captured`` (a dict key -> slot), gradients of those keys are stored there
     instead of in ``.grad`` (``autograd.grad``). With ``report=False`` (a caller that only
-    runs the pass to its end) and no listener, it yields nothing: no step is built."""
+    runs the pass to its end) it yields nothing, and builds a step only for a listener."""
     if retain_graph is None:
         retain_graph = create_graph
     F = TENSORS if create_graph else ARRAYS
@@ -142,7 +142,7 @@ def steps(roots, gradients, retain_graph=None, create_graph=False, inputs=None, 
         listener.on_backward_begin(roots)
 
     wrap_grad = _grad_wrapper(create_graph)
-    report = report or listener is not None
+    build_steps = report or listener is not None
     node_hooks = hooks.node_hooks
     completed = False
     # Grad mode is create_graph while the engine runs, hooks included (PyTorch's engine sets
@@ -155,7 +155,7 @@ def steps(roots, gradients, retain_graph=None, create_graph=False, inputs=None, 
                 _finish_leaf(key, buffers.pop(key), True, accumulate, only, captured, F, listener)
         for node in order:
             grad_output = buffers.pop(node, None)
-            accumulated = [] if report else None
+            accumulated = [] if build_steps else None
             if grad_output is None:
                 grad_inputs = (None,) * len(node._next)
             else:
@@ -192,18 +192,19 @@ def steps(roots, gradients, retain_graph=None, create_graph=False, inputs=None, 
                 if not left and follow in buffers:
                     new = _finish_leaf(follow, buffers.pop(follow), follow in shared, accumulate,
                                        only, captured, F, listener)
-                    if new is not None and report:
+                    if new is not None and build_steps:
                         accumulated.append((follow, new))
-            if report:  # else the whole pass runs in one resume: no yield per node
+            if build_steps:
                 step = BackwardStep(node, grad_output, grad_inputs, accumulated)
                 if listener is not None:
                     listener.on_backward_step(step)
-                state.grad_enabled = outer
-                try:
-                    yield step
-                finally:
-                    outer = state.grad_enabled
-                    state.grad_enabled = create_graph
+                if report:  # else the whole pass runs in one resume: no yield per node
+                    state.grad_enabled = outer
+                    try:
+                        yield step
+                    finally:
+                        outer = state.grad_enabled
+                        state.grad_enabled = create_graph
         completed = True
     finally:
         state.grad_enabled = outer
