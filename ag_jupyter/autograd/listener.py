@@ -50,8 +50,16 @@ class Listener:
     def on_leaf(self, tensor) -> None:
         self._heard("on_leaf", self.leaf_made, tensor)
 
+    # on_op and on_backward_step come once per op and per node: _heard written out, a call
+    # less on the hot path of a traced program.
     def on_op(self, node, inputs, output) -> None:
-        self._heard("on_op", self.op_ran, node, inputs, output)
+        if self.op_ran is not None:
+            try:
+                self.op_ran(node, inputs, output)
+            except Exception as error:  # noqa: BLE001 - fault() decides
+                self.fault("on_op", error)
+        if self.parent is not None:
+            self.parent.on_op(node, inputs, output)
 
     def on_op_error(self, op_name, inputs, error) -> None:
         self._heard("on_op_error", self.op_failed, op_name, inputs, error)
@@ -60,7 +68,13 @@ class Listener:
         self._heard("on_backward_begin", self.backward_began, roots)
 
     def on_backward_step(self, step) -> None:
-        self._heard("on_backward_step", self.backward_stepped, step)
+        if self.backward_stepped is not None:
+            try:
+                self.backward_stepped(step)
+            except Exception as error:  # noqa: BLE001 - fault() decides
+                self.fault("on_backward_step", error)
+        if self.parent is not None:
+            self.parent.on_backward_step(step)
 
     def on_accumulate(self, tensor, grad) -> None:
         self._heard("on_accumulate", self.grad_accumulated, tensor, grad)

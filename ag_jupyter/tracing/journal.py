@@ -46,7 +46,7 @@ class Journal:
         self._journal.append((_EDGE, (src, dst, arg)))
 
     def consumed(self, op_id: str, input_ids: list) -> None:
-        """An op took these inputs (``op_ran`` notes its own, the same way)."""
+        """An op took these inputs (``op_ran`` and ``op_failed`` say so here)."""
         self.inputs[op_id] = input_ids
         self._new_inputs.append(input_ids)
 

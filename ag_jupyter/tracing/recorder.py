@@ -140,8 +140,7 @@ class Recorder(Journal, Records, Listener):
         device = "cpu" if isinstance(data, _HOST) else device_name(data)
         self.journal_op(op_id, out_id, describe(node), saved, line, self._scope[-1] if self._scope else None,
                         consts, input_ids, data, device, summary_of(data, self.exact))
-        self.inputs[op_id] = input_ids
-        self._new_inputs.append(input_ids)
+        self.consumed(op_id, input_ids)
         self.ops[node._seq] = (op_id, out_id)
 
     def _saved(self, node, inputs, input_ids, data) -> list:
@@ -331,21 +330,3 @@ class Recorder(Journal, Records, Listener):
     def fault(self, callback: str, error: Exception) -> None:
         """A tracer bug must not break the user's program: note it in the document."""
         self.warn(f"the tracer failed in {callback}: {type(error).__name__}: {error}")
-
-    # The two callbacks made once per op, heard directly: ``Listener._heard`` does the
-    # same, a call deeper (a tenth of what tracing a small op costs).
-    def on_op(self, node, inputs, output) -> None:
-        try:
-            self.op_ran(node, inputs, output)
-        except Exception as error:  # noqa: BLE001 - fault() decides
-            self.fault("on_op", error)
-        if self.parent is not None:
-            self.parent.on_op(node, inputs, output)
-
-    def on_backward_step(self, step) -> None:
-        try:
-            self.backward_stepped(step)
-        except Exception as error:  # noqa: BLE001 - fault() decides
-            self.fault("on_backward_step", error)
-        if self.parent is not None:
-            self.parent.on_backward_step(step)

@@ -20,26 +20,25 @@ def boxes_overlap(page):
     }}""")
 
 
-def labels_over_boxes(page):
-    """Edge gradient labels (their text) whose rectangle intersects a visible node box."""
+def _texts_over_boxes(page, selector: str):
+    """The text of each element matching ``selector`` whose rectangle intersects a visible node box."""
     return page.evaluate(f"""() => {{
       const overlap = {_OVERLAP};
       const boxes = [...document.querySelectorAll('g.ag-node:not(.ag-hidden) .ag-shape')]
         .map(s => s.getBoundingClientRect());
-      return [...document.querySelectorAll('.ag-edge-grad text')]
+      return [...document.querySelectorAll({selector!r})]
         .filter(t => boxes.some(b => overlap(t.getBoundingClientRect(), b))).map(t => t.textContent);
     }}""")
+
+
+def labels_over_boxes(page):
+    """Edge gradient labels (their text) whose rectangle intersects a visible node box."""
+    return _texts_over_boxes(page, ".ag-edge-grad text")
 
 
 def outline_labels_over_boxes(page):
     """Module and repeat outline names (their text) whose rectangle intersects a visible node box."""
-    return page.evaluate(f"""() => {{
-      const overlap = {_OVERLAP};
-      const boxes = [...document.querySelectorAll('g.ag-node:not(.ag-hidden) .ag-shape')]
-        .map(s => s.getBoundingClientRect());
-      return [...document.querySelectorAll('.ag-outline:not(.ag-hidden) .ag-outline-label')]
-        .filter(t => boxes.some(b => overlap(t.getBoundingClientRect(), b))).map(t => t.textContent);
-    }}""")
+    return _texts_over_boxes(page, ".ag-outline:not(.ag-hidden) .ag-outline-label")
 
 
 # The current node's box against its canvas (and the overview in its corner), and the
