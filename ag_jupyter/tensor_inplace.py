@@ -51,17 +51,8 @@ class TensorInPlace:
 
         return self.copy_(random_array("normal", self.shape, self._data.dtype, self.device, mean, std))
 
-    def __iadd__(self, other):
-        return self.add_(other)
-
-    def __isub__(self, other):
-        return self.sub_(other)
-
-    def __imul__(self, other):
-        return self.mul_(other)
-
-    def __itruediv__(self, other):
-        return self.div_(other)
+    # ``x -= y`` is ``x.sub_(y)`` itself: no second call on the optimizer's path
+    __iadd__, __isub__, __imul__, __itruediv__ = add_, sub_, mul_, div_
 
     def __setitem__(self, key, value):
         from .ops.indexing import _is_basic, array_key

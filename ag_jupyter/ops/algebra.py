@@ -26,9 +26,9 @@ def sum_to(F, x, shape: tuple):
     if x.shape == shape:
         return x
     lead = len(x.shape) - len(shape)
-    dims = tuple(range(lead)) + tuple(
-        lead + i for i, size in enumerate(shape) if size == 1 and x.shape[lead + i] != 1
-    )
+    dims = tuple(range(lead))
+    if 1 in shape:  # most broadcasts only add leading dimensions (a bias): no loop for them
+        dims += tuple(lead + i for i, size in enumerate(shape) if size == 1 and x.shape[lead + i] != 1)
     summed = F.sum(x, dims, False)
     # Only dimensions of size 1 need putting back (a bias's gradient needs none): a reshape
     # that changes nothing would still be a view, which a leaf's .grad must then copy.

@@ -45,7 +45,8 @@ class Matmul(BinaryOp):
                             f"(inner dimensions {sa[-1]} and {sb[-2] if len(sb) > 1 else sb[0]} differ)")
 
     def backward(self, F, grad):
-        a, b = (F.value(t) for t in self.saved)
+        a, b = self.saved
+        a, b = F.value(a), F.value(b)
         follow_a, follow_b = self._next
         if self.ndims == (2, 2):
             return (grad @ b.T if follow_a is not None else None,
