@@ -3,6 +3,7 @@ version counters, custom Functions, gradcheck, backward order."""
 import gc
 import weakref
 
+import numpy as np
 import pytest
 
 import ag_jupyter as ag
@@ -302,6 +303,60 @@ def test_shared_gradient_buffers_are_not_aliased_between_leaves():
     (a + b).sum().backward()
     a.grad.zero_()
     assert b.grad.tolist() == [1.0, 1.0]
+
+
+
+def test_a_linear_weight_keeps_the_product_made_for_it():
+    """nn.Linear's weight gradient comes back through .t() as a view of a product made for
+    it alone: the leaf stores that product (PyTorch steals such a gradient too) instead of
+    copying it, and what it stores is the right number in the weight's own layout."""
+    from ag_jupyter.autograd import engine
+
+    copied = {}  # leaf -> whether its gradient was to be copied
+    finish_leaf = engine._finish_leaf
+    layer = ag.nn.Linear(3, 2)
+
+    def spy(leaf, grad, maybe_shared, *rest):
+        copied[id(leaf)] = maybe_shared
+        return finish_leaf(leaf, grad, maybe_shared, *rest)
+    try:
+        engine._finish_leaf = spy
+        x = ag.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])
+        layer(x).sum().backward()
+    finally:
+        engine._finish_leaf = finish_leaf
+    assert copied[id(layer.weight)] is False
+    grad = layer.weight.grad._data
+    assert grad.flags.c_contiguous and grad.base is None
+    assert layer.weight.grad.tolist() == [[5.0, 7.0, 9.0], [5.0, 7.0, 9.0]]
+
+
+def test_a_gradient_reaching_two_leaves_through_transposes_is_not_stolen_twice():
+    """The same array seen through ``.t().t()`` by two leaves: each keeps its own copy."""
+    a = ag.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
+    b = ag.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
+    (a.t().t() + b.t().t()).sum().backward()
+    assert not np.may_share_memory(a.grad._data, b.grad._data)
+    a.grad.zero_()
+    assert b.grad.tolist() == [[1.0, 1.0], [1.0, 1.0]]
+
+
+def test_a_gradient_a_hook_kept_is_not_stolen():
+    """A hook that keeps the gradient of ``w.t()`` in nn.Linear's product (addmm) holds a
+    view of the array the leaf would store: the leaf copies, so changing ``w.grad`` leaves
+    what the hook kept alone."""
+    from ag_jupyter.ops.linalg import Addmm
+
+    w = ag.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
+    x = ag.tensor([[1.0, 0.0], [0.0, 2.0]])
+    kept = []
+    transposed = w.t()
+    transposed.register_hook(lambda grad: kept.append(grad))
+    Addmm.apply(ag.zeros(2), x, transposed).sum().backward()
+    before = kept[0].tolist()
+    w.grad.zero_()
+    assert kept[0].tolist() == before != [[0.0, 0.0], [0.0, 0.0]]
+
 
 
 def test_backward_with_inputs_accumulates_only_there():

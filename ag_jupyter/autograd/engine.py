@@ -11,6 +11,7 @@ stepper advances it one node at a time, so ``x.grad`` is always the truth so far
 from __future__ import annotations
 
 from operator import attrgetter
+from sys import getrefcount
 
 from ..backend import array_module
 from ..core import TENSOR_TYPES, _wrap
@@ -184,6 +185,9 @@ def steps(roots, gradients, retain_graph=None, create_graph=False, inputs=None, 
                         buffers[follow] = buffers[follow] + grad
                         shared.discard(follow)
                     else:
+                        if not build_steps and getattr(grad, "base", None) is not None and \
+                                _alone(grad, grad_output):
+                            grad = grad.base
                         buffers[follow] = grad
                         if grad is grad_output or getattr(grad, "base", None) is not None:
                             shared.add(follow)
@@ -212,10 +216,35 @@ def steps(roots, gradients, retain_graph=None, create_graph=False, inputs=None, 
             listener.on_backward_end(completed)
 
 
+def _alone(view, grad_output) -> bool:
+    """Whether ``view`` is all of the array it views, laid out as that array is, and nothing
+    but this pass refers to that array: ``view`` itself and, when the node received it as a
+    view too, ``grad_output`` (held by the engine alone, no hook keeping it). Then the array
+    is a gradient made for this leaf alone and is stored without a copy: nn.Linear's weight
+    gets ``(gᵀA)ᵀ`` through ``.t()`` and its transpose back. PyTorch's AccumulateGrad steals
+    a gradient by its use count the same way."""
+    base = view.base
+    if view.shape != base.shape or view.strides != base.strides or view.dtype != base.dtype or \
+            getattr(base, "base", None) is not None:
+        return False
+    # base is held here by: ``base``, getrefcount's argument, ``view`` (and ``grad_output``)
+    if getattr(grad_output, "base", None) is base:
+        # grad_output is held by: the engine's loop, this call, getrefcount's argument
+        return getrefcount(grad_output) == 3 and getrefcount(base) == 4
+    return getrefcount(base) == 3
+
+
+def _grad_as_is(grad, copy=False):
+    return grad
+
+
+def _grad_as_tensor(grad, copy=False):
+    return _wrap(grad.copy() if copy else grad, False, None)
+
+
 def _grad_wrapper(create_graph: bool):
-    if create_graph:
-        return lambda grad, copy=False: grad
-    return lambda grad, copy=False: _wrap(grad.copy() if copy else grad, False, None)
+    """How a hook is handed a gradient: as it is (a tensor, under create_graph), or wrapped."""
+    return _grad_as_is if create_graph else _grad_as_tensor
 
 
 def _finish_leaf(leaf, grad, maybe_shared: bool, accumulate: bool, only, captured, F, listener):
