@@ -359,6 +359,16 @@ def test_a_gradient_a_hook_kept_is_not_stolen():
 
 
 
+def test_a_leaf_hook_that_keeps_its_gradient_does_not_share_it_with_grad():
+    """As in PyTorch: the tensor a leaf's hook kept is not the leaf's .grad."""
+    kept = []
+    x = ag.tensor([1.0, 2.0], requires_grad=True)
+    x.register_hook(kept.append)
+    (x * 2).sum().backward()
+    x.grad.zero_()
+    assert kept[0].tolist() == [2.0, 2.0]
+
+
 def test_backward_with_inputs_accumulates_only_there():
     a = ag.tensor(1.0, requires_grad=True)
     b = ag.tensor(2.0, requires_grad=True)

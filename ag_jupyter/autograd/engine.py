@@ -251,6 +251,7 @@ def _finish_leaf(leaf, grad, maybe_shared: bool, accumulate: bool, only, capture
     """All of a leaf's gradient is in: run its hooks, then store it. Returns the new .grad."""
     if hooks.leaf_hooks and id(leaf) in hooks.leaf_hooks:
         grad = hooks.run(hooks.leaf_hooks[id(leaf)], grad, _grad_wrapper(F.records), F.from_tensor)
+        maybe_shared = True  # a hook may keep the tensor it was given: .grad must not alias it
     if captured is not None and leaf in captured:
         captured[leaf] = grad
     if not accumulate or (only is not None and id(leaf) not in only):
