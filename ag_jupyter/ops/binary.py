@@ -37,6 +37,7 @@ def _as_float(x):
 
 
 _NUMBERS = {float, int, bool}
+_INT_OR_FLOAT = {float, int}  # not bool: a bool promotes differently
 
 
 def _array(x):
@@ -140,6 +141,13 @@ class Binary(BinaryOp):
     refuse = None  # a check of mixed operands before promotion (subtraction refuses bools)
 
     def forward(self, a, b):
+        if b.__class__ in _INT_OR_FLOAT and a.__class__ in TENSOR_TYPES and a._data.dtype.kind == "f":
+            # The most common case, ``y * 0.5``: a float tensor and a Python number need no
+            # conversion, no promotion and no broadcast (the rest of this method is 1/4 µs)
+            self.casts = self.shapes = None
+            out = self.ufunc(a._data, b)
+            self.remember(a, b, out)
+            return out
         # A Python number (the common other operand) needs no conversion and no promotion
         # with a float tensor, and never has its gradient summed back.
         if a.__class__ in TENSOR_TYPES:
