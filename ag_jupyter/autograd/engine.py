@@ -13,6 +13,8 @@ from __future__ import annotations
 from operator import attrgetter
 from sys import getrefcount
 
+import numpy
+
 from ..backend import array_module
 from ..core import TENSOR_TYPES, _wrap
 from ..dtypes import from_numpy
@@ -55,10 +57,15 @@ def _root_gradient(index: int, root, gradient, create_graph: bool):
                 f"grad can be implicitly created only for scalar outputs (this output has shape "
                 f"{list(root.shape)}; pass a gradient of that shape, e.g. .backward(ag.ones_like(out)))"
             )
-        # not root*0+1: a NaN loss still seeds 1; empty_like and fill, not ones_like (the
-        # same array; ones_like is Python around them and cost 2.5x as much, once a pass)
-        ones = array_module(root._data).empty_like(root._data)
-        ones.fill(1)
+        # not root*0+1: a NaN loss still seeds 1. A NumPy scalar (what a full reduction
+        # gives) seeds a 0-d array of its dtype: empty_like is 3x slower on a scalar; and
+        # empty_like and fill, not ones_like (the same array; ones_like is Python around them)
+        data = root._data
+        if isinstance(data, numpy.generic):
+            ones = numpy.array(1, data.dtype)
+        else:
+            ones = array_module(data).empty_like(data)
+            ones.fill(1)
         return _wrap(ones, False, None) if create_graph else ones
     if gradient.__class__ not in TENSOR_TYPES:
         from ..creation import tensor as make_tensor
