@@ -18,6 +18,9 @@ W5     micrograd's demo MLP 2-16-16-1 with tanh, on 100 "moons" points: one trai
        batch of tensors, so this measures a small model's per-op cost, not scalar autograd.
 Tracing: W2 and W3 each inside its own ``ag.trace()`` against the same step untraced.
 
+W1 and W3 also time "Python floor" (``floor.py``): the same graph and backward order as
+ag_jupyter's engine with none of its features, what any autograd written in Python costs.
+
 Every contender of a table runs in turn within each repeat (a slow spell of the machine
 hits all alike); figures are medians. The last table gathers the ratios of the issue's
 targets. Workloads are in ``workloads.py``.

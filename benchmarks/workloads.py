@@ -9,6 +9,7 @@ the engines, so a ratio measures the engine, not a different algorithm;
 """
 from __future__ import annotations
 
+import floor
 import numpy as np
 
 import ag_jupyter as ag
@@ -33,6 +34,7 @@ class Place:
 
 
 CPU = Place()
+FLOOR = "Python floor"  # floor.py's minimal engine, on the chains
 
 # ----- W1 and W3: chains of elementwise ops ----------------------------------------
 PATTERN = ["add", "mul", "exp", "log", "tanh", "div", "sub"]
@@ -114,6 +116,8 @@ def chain_contenders(size: int, count: int, torch=None, place: Place = CPU) -> d
         return run
 
     contenders = {"ag_jupyter": framework(ag), place.raw: lambda: chain_numpy(raw_values, ops)}
+    if place is CPU:  # the least a graph in Python costs (floor.py)
+        contenders[FLOOR] = lambda: floor.run_chain(raw_values, ops)
     if torch is not None:
         contenders[place.torch] = framework(torch)
     return contenders

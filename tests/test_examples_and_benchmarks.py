@@ -20,6 +20,7 @@ def test_tutorial_gradients_demo_prints_the_tutorial_numbers():
 
 
 def test_benchmark_workloads_compute_the_same_gradients_as_their_references():
+    import floor
     import workloads
 
     import ag_jupyter as ag
@@ -29,6 +30,7 @@ def test_benchmark_workloads_compute_the_same_gradients_as_their_references():
     x = ag.tensor(values, requires_grad=True)
     workloads.chain_framework(x, ops)
     np.testing.assert_allclose(x.grad.numpy(), workloads.chain_numpy(values, ops), rtol=1e-4)
+    np.testing.assert_allclose(floor.run_chain(values, ops), workloads.chain_numpy(values, ops), rtol=1e-5)
     for contenders in (workloads.chain_contenders(4, 7), workloads.mlp_contenders(batch=8),
                        workloads.mlp_contenders(batch=8, nn=True), workloads.matmul_contenders(8),
                        workloads.micrograd_contenders(points=10)):

@@ -1,0 +1,128 @@
+"""The least a Python autograd on NumPy can cost on the chains (W1, W3): the floor that
+ag_jupyter's per-op overhead is measured against, beside raw NumPy.
+
+``run_chain`` records the chain as a graph and runs backward the way ag_jupyter's engine
+does (nodes that link to their inputs, creation numbers, every reachable node by creation
+number newest first, a dict of gradient buffers), with nothing else: no dtypes or
+broadcasting, no grad mode, no hooks, no version counters, no listener, no error messages,
+no ``Tensor`` class with methods. What ag_jupyter costs above this line is what its
+features cost; what this costs above raw NumPy is what a graph in Python costs.
+"""
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+
+_new = object.__new__
+_sequence = itertools.count().__next__
+
+
+class Value:
+    __slots__ = ("data", "node")
+
+
+class Node:
+    __slots__ = ("inputs", "saved", "seq")
+
+
+class Add(Node):
+    __slots__ = ()
+
+    def backward(self, grad):
+        return (grad,)
+
+
+class Scale(Node):  # y * c and y / c
+    __slots__ = ()
+
+    def backward(self, grad):
+        return (grad * self.saved,)
+
+
+class ExpNode(Node):
+    __slots__ = ()
+
+    def backward(self, grad):
+        return (grad * self.saved,)
+
+
+class LogNode(Node):
+    __slots__ = ()
+
+    def backward(self, grad):
+        return (grad / self.saved,)
+
+
+class Sum(Node):
+    __slots__ = ()
+
+    def backward(self, grad):
+        out = np.empty_like(self.saved)  # the gradient, at every entry of the summed array
+        out.fill(grad)
+        return (out,)
+
+
+class TanhNode(Node):
+    __slots__ = ()
+
+    def backward(self, grad):
+        out = self.saved
+        return (grad * (1 - out * out),)
+
+
+def _result(data, kind, source, saved):
+    node = _new(kind)
+    node.inputs = (source.node if source.node is not None else source,)
+    node.saved = saved
+    node.seq = _sequence()
+    out = _new(Value)
+    out.data, out.node = data, node
+    return out
+
+
+def _step(y, op):
+    if op == "add":
+        return _result(y.data + 1.0, Add, y, None)
+    if op == "mul":
+        return _result(y.data * 0.5, Scale, y, 0.5)
+    if op == "exp":
+        out = np.exp(y.data)
+        return _result(out, ExpNode, y, out)
+    if op == "log":
+        return _result(np.log(y.data), LogNode, y, y.data)
+    if op == "tanh":
+        out = np.tanh(y.data)
+        return _result(out, TanhNode, y, out)
+    if op == "div":
+        return _result(y.data / 2.0, Scale, y, 0.5)
+    return _result(y.data - 0.1, Add, y, None)
+
+
+def _backward(root, leaf):
+    order, seen, stack = [root.node], {root.node}, [root.node]
+    while stack:
+        for follow in stack.pop().inputs:
+            if follow.__class__ is not Value and follow not in seen:
+                seen.add(follow)
+                order.append(follow)
+                stack.append(follow)
+    order.sort(key=lambda node: node.seq, reverse=True)
+    buffers = {root.node: np.array(1, root.data.dtype)}
+    for node in order:
+        grads = node.backward(buffers.pop(node))
+        node.saved = None
+        for follow, grad in zip(node.inputs, grads):
+            buffers[follow] = buffers[follow] + grad if follow in buffers else grad
+    return buffers[leaf]
+
+
+def run_chain(values: np.ndarray, ops) -> np.ndarray:
+    """The chain of ``workloads.chain_framework`` (then a sum), forward and backward: the
+    gradient with respect to ``values``."""
+    leaf = _new(Value)
+    leaf.data, leaf.node = values, None
+    y = leaf
+    for op in ops:
+        y = _step(y, op)
+    return _backward(_result(y.data.sum(), Sum, y, y.data), leaf)
