@@ -20,6 +20,8 @@ Tracing: W2 and W3 each inside its own ``ag.trace()`` against the same step untr
 
 W1 and W3 also time "Python floor" (``floor.py``): the same graph and backward order as
 ag_jupyter's engine with none of its features, what any autograd written in Python costs.
+The tracing tables time "floor tracer" (``floor_tracer.py``) too: what any tracer that
+keeps every value costs.
 
 Every contender of a table runs in turn within each repeat (a slow spell of the machine
 hits all alike); figures are medians. The last table gathers the ratios of the issue's
@@ -41,6 +43,7 @@ import numpy as np  # noqa: E402
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
+from floor_tracer import floor_traced  # noqa: E402
 from timing import measure, optional_torch, table  # noqa: E402
 from workloads import chain_contenders, matmul_contenders, micrograd_contenders, mlp_contenders  # noqa: E402
 
@@ -140,7 +143,8 @@ def main(argv=None) -> dict:
     ratios["W5 micrograd MLP / NumPy"] = m["ag_jupyter"] / m["raw NumPy"]
     for name, workload, times in (("W2", w2, 3), ("W3", w3, 3)):
         m = run(f"Tracing, {name}: each step inside its own ag.trace()",
-                {"off": workload["ag_jupyter"], "traced": traced(workload["ag_jupyter"])}, times,
+                {"off": workload["ag_jupyter"], "traced": traced(workload["ag_jupyter"]),
+                 "floor tracer": floor_traced(workload["ag_jupyter"])}, times,
                 reference="off", target=f"traced <= {TARGETS[f'tracing on / off, {name}']}x off")
         ratios[f"tracing on / off, {name}"] = m["traced"] / m["off"]
 

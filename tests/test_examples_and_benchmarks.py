@@ -115,3 +115,25 @@ def test_the_engine_benchmark_prints_every_target_row(capsys, monkeypatch):
     assert "NumPy BLAS: " in out and "threads" in out
     for row in bench_engine.TARGETS:
         assert row in out
+    assert out.count("Python floor") == 2 and out.count("floor tracer") == 2
+
+
+def test_the_floor_tracer_keeps_each_value_as_it_was():
+    import floor_tracer
+
+    import ag_jupyter as ag
+    from ag_jupyter.autograd import state
+
+    x = ag.tensor([1.0, 2.0], requires_grad=True)
+    listener = state.listener = floor_tracer.FloorTracer()
+    try:
+        y = x * 3.0
+        z = (y + 1.0).sum()
+        z.backward()
+    finally:
+        state.listener = None
+    ops, steps = listener.log[:3], listener.log[3:]
+    assert [entry[3].tolist() for entry in ops] == [[3.0, 6.0], [4.0, 7.0], 11.0]
+    assert ops[1][2] == [y.grad_fn._seq, None]  # the input's node, then the number
+    assert [[g.tolist() for g in entry[1] if g is not None] for entry in steps] == \
+        [[[1.0, 1.0]], [[1.0, 1.0]], [[3.0, 3.0]]]

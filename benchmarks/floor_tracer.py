@@ -1,0 +1,56 @@
+"""The least a tracer that shows every value can cost: the floor ``ag.trace()`` is measured
+against (the tracing rows of ``bench_engine.py``), as ``floor.py`` is the engine's.
+
+Per op it keeps what no trace can do without: the user's line, the node's creation number
+and its inputs', and the output's value, taken now (a later in-place change must not
+reach it): a copy of an array of at most 1,024 entries, one pass over a larger one (the
+pass that gives an exact norm and finds NaN and inf). Per backward step, the same for each
+gradient sent to an input that takes one. No ids, no records, no summaries, no running
+totals, no document.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+import ag_jupyter as ag
+from ag_jupyter.autograd import state
+from ag_jupyter.autograd.listener import Listener
+from ag_jupyter.tracing.copies import CopyBlocks
+from ag_jupyter.tracing.source_lines import user_line
+
+SAMPLE = 1024
+_blocks = CopyBlocks(SAMPLE)
+
+
+def _value(array):
+    if array.size <= SAMPLE:
+        return _blocks.copy(array) if array.__class__ is np.ndarray else array.copy()
+    flat = array.reshape(-1)
+    return float(np.dot(flat, flat))
+
+
+def _number(x):
+    return x.grad_fn._seq if x.__class__ is ag.Tensor and x.grad_fn is not None else None
+
+
+class FloorTracer(Listener):
+    def __init__(self):
+        self.log = []
+
+    def op_ran(self, node, inputs, output):
+        self.log.append((user_line(3), node._seq, [_number(x) for x in inputs], _value(output._data)))
+
+    def backward_stepped(self, step):
+        self.log.append((step.node._seq, [None if g is None or to is None else _value(g)
+                                          for to, g in zip(step.node._next, step.grad_inputs)]))
+
+
+def floor_traced(run):
+    """``run`` with a ``FloorTracer`` listening, as ``ag.trace()`` would."""
+    def run_floor_traced():
+        previous, state.listener = state.listener, FloorTracer()
+        try:
+            run()
+        finally:
+            state.listener = previous
+    return run_floor_traced
