@@ -33,14 +33,7 @@ class Add(Node):
         return (grad,)
 
 
-class Scale(Node):  # y * c and y / c
-    __slots__ = ()
-
-    def backward(self, grad):
-        return (grad * self.saved,)
-
-
-class ExpNode(Node):
+class Times(Node):  # y * c and y / c (saved: c or 1 / c), and exp (saved: its output)
     __slots__ = ()
 
     def backward(self, grad):
@@ -85,17 +78,17 @@ def _step(y, op):
     if op == "add":
         return _result(y.data + 1.0, Add, y, None)
     if op == "mul":
-        return _result(y.data * 0.5, Scale, y, 0.5)
+        return _result(y.data * 0.5, Times, y, 0.5)
     if op == "exp":
         out = np.exp(y.data)
-        return _result(out, ExpNode, y, out)
+        return _result(out, Times, y, out)
     if op == "log":
         return _result(np.log(y.data), LogNode, y, y.data)
     if op == "tanh":
         out = np.tanh(y.data)
         return _result(out, TanhNode, y, out)
     if op == "div":
-        return _result(y.data / 2.0, Scale, y, 0.5)
+        return _result(y.data / 2.0, Times, y, 0.5)
     return _result(y.data - 0.1, Add, y, None)
 
 

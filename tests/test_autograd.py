@@ -305,7 +305,6 @@ def test_shared_gradient_buffers_are_not_aliased_between_leaves():
     assert b.grad.tolist() == [1.0, 1.0]
 
 
-
 def test_a_linear_weight_keeps_the_product_made_for_it():
     """nn.Linear's weight gradient comes back through .t() as a view of a product made for
     it alone: the leaf stores that product (PyTorch steals such a gradient too) instead of
@@ -356,7 +355,6 @@ def test_a_gradient_a_hook_kept_is_not_stolen():
     before = kept[0].tolist()
     w.grad.zero_()
     assert kept[0].tolist() == before != [[0.0, 0.0], [0.0, 0.0]]
-
 
 
 def test_a_leaf_hook_that_keeps_its_gradient_does_not_share_it_with_grad():

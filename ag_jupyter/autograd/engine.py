@@ -192,11 +192,11 @@ def steps(roots, gradients, retain_graph=None, create_graph=False, inputs=None, 
                         buffers[follow] = buffers[follow] + grad
                         shared.discard(follow)
                     else:
-                        if not build_steps and getattr(grad, "base", None) is not None and \
-                                _alone(grad, grad_output):
-                            grad = grad.base
+                        view = getattr(grad, "base", None) is not None  # a bool: no reference to the base
+                        if view and not build_steps and _alone(grad, grad_output):
+                            grad, view = grad.base, False
                         buffers[follow] = grad
-                        if grad is grad_output or getattr(grad, "base", None) is not None:
+                        if view or grad is grad_output:
                             shared.add(follow)
                 left = leaf_counts[follow] - 1
                 leaf_counts[follow] = left

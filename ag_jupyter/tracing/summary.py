@@ -143,7 +143,7 @@ class Large:
         on_host = flat.__class__ is numpy.ndarray
         if n <= SAMPLE:  # one small copy serves everything, exactly
             self.sampled = False
-            sample = self.sample = _copies.copy(flat) if on_host else _host(flat)
+            sample = self.sample = _kept(flat)
             squares = float(_dot(sample, sample))
             if squares - squares != 0.0:  # not finite: some entry is NaN or inf
                 finite = self._count_nonfinite(sample, repeats, numpy)
