@@ -19,6 +19,7 @@ import numpy
 from ..backend import array_module, scatter_add
 from ..core import TENSOR_TYPES, _wrap
 from ..dtypes import from_numpy
+from .operands import operand
 
 
 def sum_to(F, x, shape: tuple):
@@ -52,6 +53,12 @@ class _Arrays:
     def value(x):
         """A saved input as this algebra's kind of value (Python scalars stay scalars)."""
         return x._data if x.__class__ in TENSOR_TYPES else x
+
+    @staticmethod
+    def operand(x, like):
+        """A saved input to combine with the array ``like``: a number as the 0-d array NumPy
+        would make of it beside ``like`` (converted once: see ``operands.py``)."""
+        return x._data if x.__class__ in TENSOR_TYPES else operand(x, like)
 
     @staticmethod
     def output(node):
@@ -119,6 +126,10 @@ class _Tensors:
 
     @staticmethod
     def value(x):
+        return x
+
+    @staticmethod
+    def operand(x, like):
         return x
 
     @staticmethod

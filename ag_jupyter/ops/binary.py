@@ -15,6 +15,7 @@ from ..core import TENSOR_TYPES
 from ..dtypes import default_float
 from ..promotion import cast_operands, check_python_int, result_type
 from .algebra import sum_to
+from .operands import INT_OR_FLOAT, operand
 
 
 def _true_divide(x, y):
@@ -37,7 +38,6 @@ def _as_float(x):
 
 
 _NUMBERS = {float, int, bool}
-_INT_OR_FLOAT = {float, int}  # not bool: a bool promotes differently
 
 
 def _array(x):
@@ -142,12 +142,12 @@ class Binary(BinaryOp):
 
     def forward(self, a, b):
         # The commonest cases, ``y * 0.5`` and ``lr * grad``: a float tensor and a Python number
-        # need no conversion, promotion or broadcast (the rest of this method costs 1/4 µs)
-        if b.__class__ in _INT_OR_FLOAT:
+        # (converted once, see operands.py) need no promotion or broadcast check (1/4 µs)
+        if b.__class__ in INT_OR_FLOAT:
             if a.__class__ in TENSOR_TYPES and a._data.dtype.kind == "f":
-                return self._float_and_number(a, b, a._data, b)
-        elif a.__class__ in _INT_OR_FLOAT and b.__class__ in TENSOR_TYPES and b._data.dtype.kind == "f":
-            return self._float_and_number(a, b, a, b._data)
+                return self._float_and_number(a, b, a._data, operand(b, a._data))
+        elif a.__class__ in INT_OR_FLOAT and b.__class__ in TENSOR_TYPES and b._data.dtype.kind == "f":
+            return self._float_and_number(a, b, operand(a, b._data), b._data)
         # A Python number never has its gradient summed back.
         if a.__class__ in TENSOR_TYPES:
             x = a._data
@@ -260,8 +260,8 @@ class Mul(Binary):
     def local(self, F, grad):
         a, b = self.saved
         follow_a, follow_b = self._next
-        return (grad * F.value(b) if follow_a is not None else None,
-                grad * F.value(a) if follow_b is not None else None)
+        return (grad * F.operand(b, grad) if follow_a is not None else None,
+                grad * F.operand(a, grad) if follow_b is not None else None)
 
 
 class Div(Binary):
@@ -276,7 +276,7 @@ class Div(Binary):
 
     def local(self, F, grad):
         a, b = self.saved
-        b = F.value(b)
+        b = F.operand(b, grad)
         follow_a, follow_b = self._next
         grad_a = grad / b if follow_a is not None else None
         grad_b = -grad * F.value(a) / (b * b) if follow_b is not None else None
