@@ -87,10 +87,13 @@ def _graph(starts):
     created first. A node is always created after the nodes it links to, so the most
     recent node not yet run has had all its consumers run: that order is simply every
     reachable node by creation number, newest first, and needs no count per node."""
-    nodes = [k for k in starts if isinstance(k, Node)]
+    nodes = []
+    for key in starts:  # a loop, not a comprehension: that is a call of its own in 3.11
+        if isinstance(key, Node):
+            nodes.append(key)
     seen = set(nodes)
     leaf_counts: dict = {}
-    stack = list(nodes)
+    stack = nodes[:]
     while stack:
         for follow in stack.pop()._next:
             if follow is None or follow in seen:
@@ -103,7 +106,8 @@ def _graph(starts):
                 stack.append(follow)
             else:
                 leaf_counts[follow] = leaf_counts.get(follow, 0) + 1
-    nodes.sort(key=_creation, reverse=True)
+    if len(nodes) > 1:
+        nodes.sort(key=_creation, reverse=True)
     return nodes, leaf_counts
 
 
