@@ -144,9 +144,9 @@ def _ufunc_in_place(tensor, op, args) -> bool:
     writes, so a refused update changes nothing; anything unusual takes the general path."""
     ufunc = getattr(op, "ufunc", None)
     target = tensor._data
-    flags = getattr(target, "flags", None)  # each read of .flags builds a new object
-    if ufunc is None or len(args) != 1 or not flags or not getattr(flags, "writeable", True) or \
-            target.dtype.kind != "f":
+    # A read-only target (a broadcast view) or a NumPy scalar makes the ufunc raise before
+    # it writes anything: no need to read .flags, which builds a new object each time.
+    if ufunc is None or len(args) != 1 or target.dtype.kind != "f":
         return False
     other = args[0]
     value = other._data if other.__class__ in TENSOR_TYPES else other

@@ -221,6 +221,23 @@ def test_overlapping_memory_is_refused_as_torch_refuses_it(name, requires_grad):
     assert outcomes[0] == outcomes[1]
 
 
+@pytest.mark.parametrize("name", ["sub_", "add_", "mul_", "div_"])
+def test_an_update_under_no_grad_into_an_expanded_tensor_is_refused_and_changes_nothing(name):
+    """The optimizer's short path (the ufunc writing in place) must refuse what PyTorch
+    refuses: more than one element of the target on one memory location."""
+    outcomes = []
+    for lib in (torch, ag):
+        x = lib.tensor([1.0, 2.0, 3.0])
+        for other in (1.5, lib.ones(3)):
+            with lib.no_grad(), pytest.raises(RuntimeError, match="single memory location"):
+                getattr(x.expand(2, 3), name)(other)
+        total = lib.tensor([1.0, 2.0]).sum()  # 0-d: a NumPy scalar here, which no ufunc writes into
+        with lib.no_grad():
+            getattr(total, name)(0.5)
+        outcomes.append((x.tolist(), total.item()))
+    assert outcomes[0] == outcomes[1]
+
+
 def test_a_view_made_a_leaf_that_requires_grad_is_refused_like_torch():
     outcomes = []
     for lib in (torch, ag):
