@@ -1,0 +1,107 @@
+"""Is a change faster? The engine's small workloads timed for two versions of the code, in
+fresh processes that take turns.
+
+Run from the repository root:
+
+    python benchmarks/compare_commits.py BASE            # a commit against the working tree
+    python benchmarks/compare_commits.py BASE OTHER      # two commits
+    python benchmarks/compare_commits.py BASE --rounds 8
+
+``bench_engine.py``'s medians move by up to 0.15 in a ratio from one run to the next on a
+shared machine, more than most single changes gain. Here each process times W1, W3 and W5
+(``workloads.py``, as the current tree defines them) with the fastest of several repeats,
+the versions alternate process by process, and the fastest process of each version counts:
+a 2% change shows. A commit is checked out in a temporary git worktree, removed after.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+BENCHMARKS = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(BENCHMARKS)
+
+# Runs in a fresh process with the measured tree first on sys.path; the workloads are the
+# current tree's, so both versions run the same code on top of ag_jupyter.
+TIMER = r"""
+import json, sys, timeit
+sys.path[:0] = [sys.argv[1], sys.argv[2]]
+try:
+    from threadpoolctl import threadpool_limits
+    threadpool_limits(1)  # one BLAS thread, as bench_engine.py --threads 1
+except ImportError:
+    pass
+import ag_jupyter
+from workloads import chain_contenders, micrograd_contenders
+quick = sys.argv[3] == "quick"
+runs = {"W1": (chain_contenders(4, 20)["ag_jupyter"], 2000),
+        "W3": (chain_contenders(100 if quick else 1000, 50 if quick else 500)["ag_jupyter"], 20),
+        "W5": (micrograd_contenders(points=10 if quick else 100)["ag_jupyter"], 1000)}
+times = {}
+for name, (run, number) in runs.items():
+    number = 2 if quick else number
+    run()
+    times[name] = min(timeit.repeat(run, number=number, repeat=2 if quick else 9)) / number
+print(json.dumps({"package": ag_jupyter.__file__, "seconds": times}))
+"""
+
+
+def _time(tree: str, quick: bool) -> dict:
+    done = subprocess.run([sys.executable, "-c", TIMER, tree, BENCHMARKS, "quick" if quick else "full"],
+                          capture_output=True, text=True, cwd=tree, check=True)
+    result = json.loads(done.stdout)
+    if not result["package"].startswith(tree):  # an installed copy would time the same code twice
+        raise RuntimeError(f"{tree} imported ag_jupyter from {result['package']}")
+    return result["seconds"]
+
+
+def _worktree(rev: str, into: str) -> str:
+    path = os.path.join(into, rev.replace("/", "_"))
+    subprocess.run(["git", "worktree", "add", "--detach", "--force", path, rev], cwd=ROOT, check=True,
+                   capture_output=True)
+    return path
+
+
+def compare(base: str, other: str | None = None, rounds: int = 5, quick: bool = False) -> dict:
+    """``{workload: (base seconds, other seconds)}``, each the fastest of ``rounds`` processes."""
+    with tempfile.TemporaryDirectory() as scratch:
+        trees = {base: _worktree(base, scratch), other or "working tree": _worktree(other, scratch)
+                 if other else ROOT}
+        try:
+            best: dict = {label: {} for label in trees}
+            for _ in range(rounds):
+                for label, tree in trees.items():
+                    for name, seconds in _time(tree, quick).items():
+                        best[label][name] = min(best[label].get(name, seconds), seconds)
+        finally:
+            for tree in trees.values():
+                if tree != ROOT:
+                    subprocess.run(["git", "worktree", "remove", "--force", tree], cwd=ROOT,
+                                   capture_output=True)
+    first, second = best.values()
+    return {name: (first[name], second[name]) for name in first}
+
+
+def main(argv=None) -> dict:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("base", help="a commit (or anything git rev-parse takes)")
+    parser.add_argument("other", nargs="?", help="another commit; the working tree if left out")
+    parser.add_argument("--rounds", type=int, default=5, help="processes per version (default 5)")
+    parser.add_argument("--quick", action="store_true", help="tiny sizes: checks the tool, not the speed")
+    args = parser.parse_args(argv)
+    results = compare(args.base, args.other, args.rounds, args.quick)
+    units = {"W1": (1e6 / 20, "µs per op"), "W3": (1e3, "ms"), "W5": (1e6, "µs")}
+    print(f"{'workload':<10}{args.base:>14}{args.other or 'working tree':>16}{'change':>10}")
+    for name, (before, after) in results.items():
+        scale, unit = units[name]
+        print(f"{name:<10}{before * scale:>14.3f}{after * scale:>16.3f}{100 * (after / before - 1):>+9.1f}%"
+              f"  ({unit})")
+    return results
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,51 @@
+"""The tools for finding where the time goes (benchmarks/where_time_goes.py) and whether a
+change is faster (benchmarks/compare_commits.py) run, count what they say they count, and
+leave the engine and the repository as they found them."""
+import importlib
+import os
+import subprocess
+import sys
+
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "benchmarks"))
+
+
+def test_where_time_goes_counts_each_node_of_a_step_and_puts_the_engine_back(capsys):
+    import where_time_goes
+
+    from ag_jupyter.autograd import engine
+    from ag_jupyter.ops.binary import Binary
+
+    tensor = importlib.import_module("ag_jupyter.tensor")  # the module: ag_jupyter.tensor is the function
+    binary_backward, run_backward = Binary.__dict__["backward"], tensor.run_backward
+    found = where_time_goes.main(["W1", "--steps", "20"])
+    # W1's chain: 20 ops (add, mul, exp, log, tanh, div, sub, ...) and the sum
+    assert sum(found["node_calls"].values()) == 21
+    assert found["node_calls"]["MulBackward0"] == 3 and found["node_calls"]["SumBackward0"] == 1
+    assert 0 < found["backward"] < found["step"]
+    assert abs(found["engine"] + sum(found["nodes"].values()) - found["backward"]) < 1e-12
+    assert "the engine around the nodes" in capsys.readouterr().out
+    assert Binary.__dict__["backward"] is binary_backward and tensor.run_backward is run_backward is engine.run_backward
+
+
+def test_compare_commits_times_both_versions_and_removes_its_worktree():
+    import compare_commits
+
+    def worktrees():
+        return subprocess.run(["git", "worktree", "list"], cwd=ROOT, capture_output=True, text=True,
+                              check=True).stdout
+    before = worktrees()
+    results = compare_commits.compare("HEAD", rounds=1, quick=True)
+    assert set(results) == {"W1", "W3", "W5"}
+    assert all(before_s > 0 and after_s > 0 for before_s, after_s in results.values())
+    assert worktrees() == before
+
+
+def test_compare_commits_refuses_to_time_a_copy_of_ag_jupyter_from_elsewhere(tmp_path):
+    import compare_commits
+
+    # a tree without the package: the import would find another copy (or none), never its own
+    with pytest.raises((RuntimeError, subprocess.CalledProcessError)):
+        compare_commits._time(str(tmp_path), quick=True)
