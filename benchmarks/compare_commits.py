@@ -38,14 +38,18 @@ except ImportError:
 import ag_jupyter
 from workloads import chain_contenders, micrograd_contenders
 quick = sys.argv[3] == "quick"
-runs = {"W1": (chain_contenders(4, 20)["ag_jupyter"], 2000),
-        "W3": (chain_contenders(100 if quick else 1000, 50 if quick else 500)["ag_jupyter"], 20),
-        "W5": (micrograd_contenders(points=10 if quick else 100)["ag_jupyter"], 1000)}
+# each workload is made just before it is timed: what one leaves allocated moves the next's
+# arrays, which alone moved W3 by 12% between two copies of the same code
+makers = {"W1": (lambda: chain_contenders(4, 20), 2000),
+          "W3": (lambda: chain_contenders(100, 50) if quick else chain_contenders(1000, 500), 20),
+          "W5": (lambda: micrograd_contenders(points=10 if quick else 100), 1000)}
 times = {}
-for name, (run, number) in runs.items():
+for name, (make, number) in makers.items():
+    run = make()["ag_jupyter"]
     number = 2 if quick else number
     run()
     times[name] = min(timeit.repeat(run, number=number, repeat=2 if quick else 9)) / number
+    del run
 print(json.dumps({"package": ag_jupyter.__file__, "seconds": times}))
 """
 
