@@ -3,6 +3,7 @@ every result, forward and backward, must be NumPy's own for the number, bit for 
 with the same dtype and the same warnings."""
 from __future__ import annotations
 
+import itertools
 import warnings
 
 import numpy as np
@@ -15,7 +16,8 @@ from ag_jupyter.ops.operands import operand
 NUMBERS = [0.1, 1, 2.0, -3, 0.0, -0.0, 1e-45, 5e-324, 65504.0, 70000, 1e300, 2 ** 60 + 1, -(2 ** 70),
            float("inf"), float("-inf"), float("nan"), 10 ** 400]  # bools: test_promotion.py (PyTorch refuses some)
 FLOATS = ["float16", "float32", "float64"]
-OPS = {"+": np.add, "-": np.subtract, "*": np.multiply, "/": np.true_divide}
+# the operators themselves: the same code on a NumPy array and on a tensor
+OPS = {"+": lambda a, b: a + b, "-": lambda a, b: a - b, "*": lambda a, b: a * b, "/": lambda a, b: a / b}
 
 
 def same(got, expected) -> bool:
@@ -41,28 +43,20 @@ def test_ops_with_a_number_give_numpys_own_result_bit_for_bit_in_either_order(dt
     values = np.array([0.3, -2.5, 0.0, 60000.0], dtype)
     wrong = []
     for _ in range(2):  # the second time the number comes from the cache
-        for number in NUMBERS:
-            for symbol, ufunc in OPS.items():
-                for order in ("tensor first", "number first"):
-                    if order == "tensor first":
-                        expected, warned = outcome(lambda: ufunc(values, number))
-                        got, got_warned = outcome(lambda: OPS_ON_TENSORS[symbol](ag.tensor(values), number))
-                    else:
-                        expected, warned = outcome(lambda: ufunc(number, values))
-                        got, got_warned = outcome(lambda: OPS_ON_TENSORS[symbol](number, ag.tensor(values)))
-                    got = got if isinstance(got, str) else got.detach().numpy()
-                    if isinstance(expected, str) or isinstance(got, str):
-                        ok = type(expected) is type(got) and (expected == got if isinstance(got, str) else True)
-                    else:
-                        ok = same(got, expected)
-                    if not ok or warned != got_warned:
-                        wrong.append(f"{dtype} {order} {symbol} {number!r}: numpy {expected} {warned}, "
-                                     f"ag {got} {got_warned}")
+        for number, (symbol, op), number_first in itertools.product(NUMBERS, OPS.items(), (False, True)):
+            def run(array):
+                return op(number, array) if number_first else op(array, number)
+            expected, warned = outcome(lambda: run(values))
+            got, got_warned = outcome(lambda: run(ag.tensor(values)))
+            if isinstance(expected, str) or isinstance(got, str):  # an error: the same kind
+                ok = isinstance(expected, str) and isinstance(got, str) and expected == got
+            else:
+                ok = same(got.detach().numpy(), expected)
+            if not ok or warned != got_warned:
+                order = "number first" if number_first else "tensor first"
+                wrong.append(f"{dtype} {order} {symbol} {number!r}: numpy {expected} {warned}, "
+                             f"ag {got} {got_warned}")
     assert not wrong, "\n".join(wrong[:20])
-
-
-OPS_ON_TENSORS = {"+": lambda a, b: a + b, "-": lambda a, b: a - b, "*": lambda a, b: a * b,
-                  "/": lambda a, b: a / b}
 
 
 @pytest.mark.parametrize("dtype", FLOATS)
