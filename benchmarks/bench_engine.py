@@ -45,7 +45,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from floor_tracer import floor_traced  # noqa: E402
 from timing import measure, optional_torch, table  # noqa: E402
-from workloads import chain_contenders, matmul_contenders, micrograd_contenders, mlp_contenders  # noqa: E402
+from workloads import W1_CHAIN, W3_CHAIN, chain_contenders, matmul_contenders, micrograd_contenders, mlp_contenders  # noqa: E402
 
 import ag_jupyter as ag  # noqa: E402
 
@@ -122,7 +122,7 @@ def main(argv=None) -> dict:
         print(table(title, medians, reference=reference, **options))
         return medians
 
-    m = run("W1  20 elementwise ops on 4 elements, forward+backward", chain_contenders(4, 20, torch), 200,
+    m = run("W1  20 elementwise ops on 4 elements, forward+backward", chain_contenders(*W1_CHAIN, torch), 200,
             unit="µs/op", scale=1e6, per=20, target="ag_jupyter <= 3x raw NumPy")
     ratios["W1 per op / NumPy"] = m["ag_jupyter"] / m["raw NumPy"]
     w2 = mlp_contenders(torch=torch)
@@ -132,7 +132,7 @@ def main(argv=None) -> dict:
     m = run("W2-nn  the same step with nn.Linear, F.cross_entropy, optim.SGD",
             mlp_contenders(torch=torch, nn=True), 3, target="ag_jupyter <= 1.05x raw NumPy")
     ratios["W2-nn MLP step / NumPy"] = m["ag_jupyter"] / m["raw NumPy"]
-    w3 = chain_contenders(1000, 500, torch)
+    w3 = chain_contenders(*W3_CHAIN, torch)
     m = run("W3  500 elementwise ops on 1,000 elements, forward+backward", w3, 3,
             target="ag_jupyter <= 2x raw NumPy")
     ratios["W3 500-op chain / NumPy"] = m["ag_jupyter"] / m["raw NumPy"]

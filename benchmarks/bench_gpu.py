@@ -25,7 +25,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from timing import measure, optional_torch, table  # noqa: E402
-from workloads import Place, chain_contenders, matmul_contenders, mlp_contenders  # noqa: E402
+from workloads import W1_CHAIN, Place, chain_contenders, matmul_contenders, mlp_contenders  # noqa: E402
 
 import ag_jupyter as ag  # noqa: E402
 
@@ -75,7 +75,7 @@ def main(argv=None) -> None:
 
     place = Place("cuda", cp)
     print(table("G1  20 elementwise ops on 4 elements, forward+backward",
-                run(chain_contenders(4, 20, torch, place), 50), unit="µs/op", scale=1e6, per=20,
+                run(chain_contenders(*W1_CHAIN, torch, place), 50), unit="µs/op", scale=1e6, per=20,
                 reference=place.raw))
     print(table(f"G2  MLP train step ({batch}x784 -> 256 -> 128 -> 10)", run(mlp_both(torch, place, batch), 5),
                 reference=place.raw, target="ag_jupyter <= 1.1x raw CuPy"))

@@ -36,12 +36,12 @@ try:
 except ImportError:
     pass
 import ag_jupyter
-from workloads import chain_contenders, micrograd_contenders
+from workloads import W1_CHAIN, W3_CHAIN, chain_contenders, micrograd_contenders
 quick = sys.argv[3] == "quick"
 # each workload is made just before it is timed: what one leaves allocated moves the next's
 # arrays, which alone moved W3 by 12% between two copies of the same code
-makers = {"W1": (lambda: chain_contenders(4, 20), 2000),
-          "W3": (lambda: chain_contenders(100, 50) if quick else chain_contenders(1000, 500), 20),
+makers = {"W1": (lambda: chain_contenders(*W1_CHAIN), 2000),
+          "W3": (lambda: chain_contenders(100, 50) if quick else chain_contenders(*W3_CHAIN), 20),
           "W5": (lambda: micrograd_contenders(points=10 if quick else 100), 1000)}
 times = {}
 for name, (make, number) in makers.items():

@@ -21,14 +21,14 @@ from collections import Counter
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from workloads import chain_contenders, micrograd_contenders, mlp_contenders  # noqa: E402
+from workloads import W1_CHAIN, W3_CHAIN, chain_contenders, micrograd_contenders, mlp_contenders  # noqa: E402
 
 from ag_jupyter.autograd import engine  # noqa: E402
 from ag_jupyter.autograd.node import Node  # noqa: E402
 
 WORKLOADS = {
-    "W1": lambda: chain_contenders(4, 20)["ag_jupyter"],
-    "W3": lambda: chain_contenders(1000, 500)["ag_jupyter"],
+    "W1": lambda: chain_contenders(*W1_CHAIN)["ag_jupyter"],
+    "W3": lambda: chain_contenders(*W3_CHAIN)["ag_jupyter"],
     "W5": lambda: micrograd_contenders()["ag_jupyter"],
     "W2": lambda: mlp_contenders()["ag_jupyter"],
     "W2-nn": lambda: mlp_contenders(nn=True)["ag_jupyter"],

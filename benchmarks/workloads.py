@@ -38,6 +38,8 @@ FLOOR = "Python floor"  # floor.py's minimal engine, on the chains
 
 # ----- W1 and W3: chains of elementwise ops ----------------------------------------
 PATTERN = ["add", "mul", "exp", "log", "tanh", "div", "sub"]
+W1_CHAIN = (4, 20)  # (elements, ops): the per-op overhead
+W3_CHAIN = (1000, 500)  # the long chain
 
 
 def chain_ops(count: int) -> list[str]:
