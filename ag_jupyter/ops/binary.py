@@ -40,10 +40,6 @@ def _as_float(x):
 _NUMBERS = {float, int, bool}
 
 
-def _array(x):
-    return x._data if x.__class__ in TENSOR_TYPES else x
-
-
 def _plain(x):
     """A NumPy scalar becomes a Python number, so it never upcasts a tensor either."""
     return x.item() if isinstance(x, numpy.generic) else x
@@ -143,11 +139,19 @@ class Binary(BinaryOp):
     def forward(self, a, b):
         # The commonest cases, ``y * 0.5`` and ``lr * grad``: a float tensor and a Python number
         # (converted once, see operands.py) need no promotion or broadcast check (1/4 µs)
+        x = None
         if b.__class__ in INT_OR_FLOAT:
             if a.__class__ in TENSOR_TYPES and a._data.dtype.kind == "f":
-                return self._float_and_number(a, b, a._data, operand(b, a._data))
+                x = a._data
+                y = operand(b, x)
         elif a.__class__ in INT_OR_FLOAT and b.__class__ in TENSOR_TYPES and b._data.dtype.kind == "f":
-            return self._float_and_number(a, b, operand(a, b._data), b._data)
+            y = b._data
+            x = operand(a, y)
+        if x is not None:
+            self.casts = self.shapes = None
+            out = self.ufunc(x, y)
+            self.remember(a, b, out)
+            return out
         # A Python number never has its gradient summed back.
         if a.__class__ in TENSOR_TYPES:
             x = a._data
@@ -172,12 +176,6 @@ class Binary(BinaryOp):
         shape = out.shape
         self.shapes = None if (dx is None or x.shape == shape) and (dy is None or y.shape == shape) \
             else (x.shape if dx is not None else None, y.shape if dy is not None else None)
-        self.remember(a, b, out)
-        return out
-
-    def _float_and_number(self, a, b, x, y):
-        self.casts = self.shapes = None
-        out = self.ufunc(x, y)
         self.remember(a, b, out)
         return out
 
@@ -377,7 +375,7 @@ class Where(Binary):
     apply = Op.__dict__["apply"]  # three arguments: the condition is not an input
 
     def forward(self, a, b, condition):
-        cond = _array(condition)
+        cond = condition._data if condition.__class__ in TENSOR_TYPES else condition
         if _kind(cond) != "b":
             raise RuntimeError(f"where expected condition to be a boolean tensor, but got a tensor "
                                f"with dtype {getattr(cond, 'dtype', type(cond).__name__)}")
