@@ -8,35 +8,25 @@ from __future__ import annotations
 from .ops import activation, elementwise, indexing, linalg, reduction, shape
 from .ops.elementwise import Add, Div, Exp, Log, Mul, Neg, Pow, Relu, Sigmoid, Sub, Tanh
 from .ops.linalg import Matmul
+from .ops.number_operators import number_operator
 
 
 class TensorMath:
     __slots__ = ()
 
     # ----- operators --------------------------------------------------------------
-    def __add__(self, other):
-        return Add.apply(self, other)
+    # + - * / with a Python number are the commonest ops of all: see number_operators.py
+    __add__ = number_operator("__add__", Add)
+    __radd__ = number_operator("__radd__", Add, reflected=True)
 
-    def __radd__(self, other):
-        return Add.apply(other, self)
+    __sub__ = number_operator("__sub__", Sub)
+    __rsub__ = number_operator("__rsub__", Sub, reflected=True)
 
-    def __sub__(self, other):
-        return Sub.apply(self, other)
+    __mul__ = number_operator("__mul__", Mul)
+    __rmul__ = number_operator("__rmul__", Mul, reflected=True)
 
-    def __rsub__(self, other):
-        return Sub.apply(other, self)
-
-    def __mul__(self, other):
-        return Mul.apply(self, other)
-
-    def __rmul__(self, other):
-        return Mul.apply(other, self)
-
-    def __truediv__(self, other):
-        return Div.apply(self, other)
-
-    def __rtruediv__(self, other):
-        return Div.apply(other, self)
+    __truediv__ = number_operator("__truediv__", Div)
+    __rtruediv__ = number_operator("__rtruediv__", Div, reflected=True)
 
     def __pow__(self, exponent):
         return Pow.apply(self, exponent)
