@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from .ops import activation, elementwise, indexing, linalg, reduction, shape
 from .ops.elementwise import Add, Div, Exp, Log, Mul, Neg, Pow, Relu, Sigmoid, Sub, Tanh
+from .ops.float_methods import float_method
 from .ops.linalg import Matmul
 from .ops.number_operators import number_operator
 
@@ -71,29 +72,17 @@ class TensorMath:
     def neg(self):
         return Neg.apply(self)
 
-    def exp(self):
-        return Exp.apply(self)
-
-    def log(self):
-        return Log.apply(self)
-
-    def sqrt(self):
-        return elementwise.Sqrt.apply(self)
+    exp = float_method("exp", Exp)
+    log = float_method("log", Log)
+    sqrt = float_method("sqrt", elementwise.Sqrt)
 
     def abs(self):
         return elementwise.Abs.apply(self)
 
-    def sin(self):
-        return elementwise.Sin.apply(self)
-
-    def cos(self):
-        return elementwise.Cos.apply(self)
-
-    def tanh(self):
-        return Tanh.apply(self)
-
-    def sigmoid(self):
-        return Sigmoid.apply(self)
+    sin = float_method("sin", elementwise.Sin)
+    cos = float_method("cos", elementwise.Cos)
+    tanh = float_method("tanh", Tanh)
+    sigmoid = float_method("sigmoid", Sigmoid)
 
     def relu(self):
         return Relu.apply(self)
