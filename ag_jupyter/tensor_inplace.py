@@ -7,6 +7,7 @@ from . import backend, dtypes
 from .autograd import state, versions, views
 from .core import TENSOR_TYPES, _wrap
 from .ops.elementwise import Add, Clamp, Div, Mul, Sub
+from .ops.operands import INT_OR_FLOAT
 from .promotion import category
 
 
@@ -73,9 +74,6 @@ def inplace(tensor, op, *args, written=None):
     its base) takes over the op's history, so backward sees the old value and later
     uses see the new one; ``views.rebase`` carries the change to every view.
     """
-    for arg in args:
-        if arg.__class__ in TENSOR_TYPES:
-            _refuse_partial_overlap(tensor._data if written is None else written, arg._data)
     # Only a recording op needs the view record (reading an unset slot costs an exception:
     # ~0.5 us on the optimizer's path, p -= lr * p.grad under no_grad).
     record = getattr(tensor, "_view", None) if state.grad_enabled else None
@@ -83,13 +81,16 @@ def inplace(tensor, op, *args, written=None):
         tensor._requires_grad or (record is not None and record.base._requires_grad)
         or any(a.__class__ in TENSOR_TYPES and a._requires_grad for a in args)
     )
+    if not recording and written is None and _ufunc_in_place(tensor, op, args):
+        return tensor
+    for arg in args:
+        if arg.__class__ in TENSOR_TYPES:
+            _refuse_partial_overlap(tensor._data if written is None else written, arg._data)
     if recording:
         views.check_can_record(tensor, record)
         _check_writable(tensor._data)
         snapshot = _wrap(tensor._data.copy(), tensor._requires_grad, tensor.grad_fn)
         result = op.apply(snapshot, *args)
-    elif _ufunc_in_place(tensor, op, args):
-        return tensor
     else:
         previous = state.grad_enabled
         state.grad_enabled = False
@@ -141,16 +142,20 @@ def _check_writable(target) -> None:
 def _ufunc_in_place(tensor, op, args) -> bool:
     """The optimizer's path (``p -= lr * p.grad`` under no_grad): let the ufunc write into
     the tensor's memory, with no temporary copy. NumPy checks shapes and casting before it
-    writes, so a refused update changes nothing; anything unusual takes the general path."""
+    writes, so a refused update changes nothing; anything unusual takes the general path,
+    and so does a tensor that is a view, or the view of one (which may overlap)."""
     ufunc = getattr(op, "ufunc", None)
     target = tensor._data
     # A read-only target (a broadcast view) or a NumPy scalar makes the ufunc raise before
     # it writes anything: no need to read .flags, which builds a new object each time.
-    if ufunc is None or len(args) != 1 or target.dtype.kind != "f":
+    if ufunc is None or len(args) != 1 or target.dtype.kind != "f" or getattr(target, "base", True) is not None:
         return False
-    other = args[0]
-    value = other._data if other.__class__ in TENSOR_TYPES else other
-    if not isinstance(value, (int, float)) and getattr(value, "dtype", None) != target.dtype:
+    value = args[0]
+    if value.__class__ in TENSOR_TYPES:
+        value = value._data
+        if value.dtype != target.dtype or getattr(value, "base", True) is not None:
+            return False
+    elif value.__class__ not in INT_OR_FLOAT:
         return False
     try:
         ufunc(target, value, out=target, casting="same_kind")

@@ -238,6 +238,27 @@ def test_an_update_under_no_grad_into_an_expanded_tensor_is_refused_and_changes_
     assert outcomes[0] == outcomes[1]
 
 
+UPDATES = {  # under no_grad, where the optimizer's short path writes with the ufunc itself
+    "into its own transpose": lambda lib: (lambda m: m.t().add_(m))(lib.tensor([[0.0, 1.0], [2.0, 3.0]])),
+    "from its own transpose": lambda lib: (lambda m: m.add_(m.t()))(lib.tensor([[0.0, 1.0], [2.0, 3.0]])),
+    "itself": lambda lib: (lambda m: m.mul_(m))(lib.tensor([[0.0, 1.0], [2.0, 3.0]])),
+    "minus a Python bool": lambda lib: lib.ones(2).sub_(True),
+    "plus a Python bool": lambda lib: lib.ones(2).add_(True),
+}
+
+
+@pytest.mark.parametrize("name", list(UPDATES))
+def test_an_update_under_no_grad_does_what_torch_does(name):
+    outcomes = []
+    for lib in (torch, ag):
+        try:
+            with lib.no_grad():
+                outcomes.append(UPDATES[name](lib).tolist())
+        except RuntimeError as error:
+            outcomes.append(str(error).split(".")[0])
+    assert outcomes[0] == outcomes[1]
+
+
 def test_a_view_made_a_leaf_that_requires_grad_is_refused_like_torch():
     outcomes = []
     for lib in (torch, ag):
