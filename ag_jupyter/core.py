@@ -21,7 +21,8 @@ def register_tensor(cls) -> None:
 
 
 def _wrap(data, requires_grad: bool, grad_fn):
-    """Make a tensor around ``data`` without copying or checking: the per-op constructor."""
+    """Make a tensor around ``data`` without copying or checking: the per-op constructor
+    (written out, for speed, in ops/number_operators.py and ops/float_methods.py)."""
     t = _new(Tensor)
     t._data = data
     t._requires_grad = requires_grad

@@ -6,7 +6,9 @@ Through ``op.apply`` such an op is six Python calls (the method, ``apply``, ``fo
 ``_link``, ``_recorded``, ``_wrap``); here it is the method alone. The op stays defined in
 one place: the arithmetic is ``op.ufunc``, backward keeps the input (``Unary``) or the
 output (``UnaryOnOutput``) as their ``forward`` does, and anything else (an integer or
-bool tensor, an error) goes to ``op.apply``. A test compares what both make.
+bool tensor, an error) goes to ``op.apply``. The node and tensor fields are those of
+``function._recorded`` and ``core._wrap``, as in ``number_operators.py``;
+``tests/test_written_out_ops.py`` compares every slot with what ``op.apply`` makes.
 """
 from __future__ import annotations
 

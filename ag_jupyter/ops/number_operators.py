@@ -8,7 +8,9 @@ Through ``op.apply`` such an op is nine Python calls (the operator, ``apply``, `
 The op itself stays defined in one place: the arithmetic is ``op.ufunc``, what backward
 keeps is ``op.remember``, and anything else (another dtype, a bool, a NumPy scalar, an
 error) goes to ``op.apply``. The node and tensor made here are the ones ``op.apply`` makes
-(``Binary.forward``'s short path and ``function._recorded``); a test compares them.
+(``Binary.forward``'s short path and ``function._recorded``), and ``float_methods.py``
+writes out the same fields: a field added to ``_recorded`` or ``_wrap`` goes here and
+there too, which ``tests/test_written_out_ops.py`` (every slot compared) insists on.
 """
 from __future__ import annotations
 
