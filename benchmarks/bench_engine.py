@@ -18,7 +18,7 @@ W5     micrograd's demo MLP 2-16-16-1 with tanh, on 100 "moons" points: one trai
        batch of tensors, so this measures a small model's per-op cost, not scalar autograd.
 Tracing: W2 and W3 each inside its own ``ag.trace()`` against the same step untraced.
 
-W1 and W3 also time "Python floor" (``floor.py``): the same graph and backward order as
+W1, W3 and W5 also time "Python floor" (``floor.py``): the same graph and backward order as
 ag_jupyter's engine with none of its features, what any autograd written in Python costs.
 The tracing tables time "floor tracer" (``floor_tracer.py``) too: what any tracer that
 keeps every value costs.

@@ -34,7 +34,7 @@ class Place:
 
 
 CPU = Place()
-FLOOR = "Python floor"  # floor.py's minimal engine, on the chains
+FLOOR = "Python floor"  # floor.py's minimal engine, on the chains and W5
 
 # ----- W1 and W3: chains of elementwise ops ----------------------------------------
 PATTERN = ["add", "mul", "exp", "log", "tanh", "div", "sub"]
@@ -329,6 +329,8 @@ def micrograd_contenders(lr: float = 0.05, torch=None, points: int = 100) -> dic
     params = micrograd_params()
     numpy_params = [p.copy() for p in params]
     contenders = {"raw NumPy": lambda: numpy_micrograd_step(numpy_params, x, y, lr)}
+    floor_params = [p.copy() for p in params]
+    contenders[FLOOR] = lambda: floor.mlp_step(x, y, floor_params, lr)
     for name, lib in (("ag_jupyter", ag), ("PyTorch CPU", torch)):
         if lib is not None:
             args = (lib.tensor(x), lib.tensor(y), [lib.tensor(p, requires_grad=True) for p in params], lr)

@@ -31,6 +31,12 @@ def test_benchmark_workloads_compute_the_same_gradients_as_their_references():
     workloads.chain_framework(x, ops)
     np.testing.assert_allclose(x.grad.numpy(), workloads.chain_numpy(values, ops), rtol=1e-4)
     np.testing.assert_allclose(floor.run_chain(values, ops), workloads.chain_numpy(values, ops), rtol=1e-5)
+    x, y = workloads.moons(20)
+    floor_params, numpy_params = workloads.micrograd_params(), workloads.micrograd_params()
+    for _ in range(3):  # each step starts from the parameters the last one updated
+        assert floor.mlp_step(x, y, floor_params, 0.05) == workloads.numpy_micrograd_step(numpy_params, x, y, 0.05)
+    for got, expected in zip(floor_params, numpy_params):
+        np.testing.assert_array_equal(got, expected)
     for contenders in (workloads.chain_contenders(4, 7), workloads.mlp_contenders(batch=8),
                        workloads.mlp_contenders(batch=8, nn=True), workloads.matmul_contenders(8),
                        workloads.micrograd_contenders(points=10)):
@@ -115,7 +121,7 @@ def test_the_engine_benchmark_prints_every_target_row(capsys, monkeypatch):
     assert "NumPy BLAS: " in out and "threads" in out
     for row in bench_engine.TARGETS:
         assert row in out
-    assert out.count("Python floor") == 2 and out.count("floor tracer") == 2
+    assert out.count("Python floor") == 3 and out.count("floor tracer") == 2
 
 
 def test_the_floor_tracer_keeps_each_value_as_it_was():
