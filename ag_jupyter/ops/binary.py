@@ -15,7 +15,6 @@ from ..core import TENSOR_TYPES
 from ..dtypes import default_float
 from ..promotion import cast_operands, check_python_int, result_type
 from .algebra import sum_to
-from .operands import INT_OR_FLOAT, operand
 
 
 def _true_divide(x, y):
@@ -133,22 +132,8 @@ class Binary(BinaryOp):
     refuse = None  # a check of mixed operands before promotion (subtraction refuses bools)
 
     def forward(self, a, b):
-        # The commonest cases, ``y * 0.5`` and ``lr * grad``: a float tensor and a Python number
-        # (converted once, see operands.py) need no promotion or broadcast check (1/4 µs)
-        x = None
-        if b.__class__ in INT_OR_FLOAT:
-            if a.__class__ in TENSOR_TYPES and a._data.dtype.kind == "f":
-                x = a._data
-                y = operand(b, x)
-        elif a.__class__ in INT_OR_FLOAT and b.__class__ in TENSOR_TYPES and b._data.dtype.kind == "f":
-            y = b._data
-            x = operand(a, y)
-        if x is not None:
-            self.casts = self.shapes = None
-            out = self.ufunc(x, y)
-            if self.remember is not None:
-                self.remember(a, b, out)
-            return out
+        # The commonest case, a float tensor and a Python number (``y * 0.5``), is written out
+        # in the Tensor's operators (number_operators.py) and rarely reaches this.
         # A Python number never has its gradient summed back.
         if a.__class__ in TENSOR_TYPES:
             x = a._data

@@ -2,13 +2,13 @@
 their commonest case, a float tensor and a Python number, written out in the method itself.
 
 These are most of the ops of a chain of small ops (W1, W3) and of an optimizer's update.
-Through ``op.apply`` such an op is nine Python calls (the operator, ``apply``, ``forward``,
-``operand``, ``remember``, two ``_link``\\s, ``_recorded``, ``_wrap``), and each call is
+Through ``op.apply`` such an op is eight Python calls (the operator, ``apply``, ``forward``,
+``remember``, two ``_link``\\s, ``_recorded``, ``_wrap``), and each call is
 2-3% of W1; here it is the operator and ``operand`` (and ``remember`` for ``*`` and ``/``).
 The op itself stays defined in one place: the arithmetic is ``op.ufunc``, what backward
 keeps is ``op.remember``, and anything else (another dtype, a bool, a NumPy scalar, an
 error) goes to ``op.apply``. The node and tensor made here are the ones ``op.apply`` makes
-(``Binary.forward``'s short path and ``function._recorded``), and ``float_methods.py``
+(``Binary.forward`` and ``function._recorded``), and ``float_methods.py``
 writes out the same fields: a field added to ``_recorded`` or ``_wrap`` goes here and
 there too, which ``tests/test_written_out_ops.py`` (every slot compared) insists on.
 """
