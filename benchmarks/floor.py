@@ -64,32 +64,32 @@ class TanhNode(Node):
         return (grad * (1 - out * out),)
 
 
-def _result(data, kind, source, saved):
+def _node(data, kind, inputs, saved):
+    """A Value made by ``kind`` from ``inputs`` (nodes, leaf Values, or None for a constant)."""
     node = _new(kind)
-    node.inputs = (source.node if source.node is not None else source,)
-    node.saved = saved
-    node.seq = _sequence()
+    node.inputs, node.saved, node.seq = inputs, saved, _sequence()
     out = _new(Value)
     out.data, out.node = data, node
     return out
 
 
 def _step(y, op):
+    inputs = (y.node if y.node is not None else y,)
     if op == "add":
-        return _result(y.data + 1.0, Add, y, None)
+        return _node(y.data + 1.0, Add, inputs, None)
     if op == "mul":
-        return _result(y.data * 0.5, Times, y, 0.5)
+        return _node(y.data * 0.5, Times, inputs, 0.5)
     if op == "exp":
         out = np.exp(y.data)
-        return _result(out, Times, y, out)
+        return _node(out, Times, inputs, out)
     if op == "log":
-        return _result(np.log(y.data), LogNode, y, y.data)
+        return _node(np.log(y.data), LogNode, inputs, y.data)
     if op == "tanh":
         out = np.tanh(y.data)
-        return _result(out, TanhNode, y, out)
+        return _node(out, TanhNode, inputs, out)
     if op == "div":
-        return _result(y.data / 2.0, Times, y, 0.5)
-    return _result(y.data - 0.1, Add, y, None)
+        return _node(y.data / 2.0, Times, inputs, 0.5)
+    return _node(y.data - 0.1, Add, inputs, None)
 
 
 def _backward(root) -> dict:
@@ -121,7 +121,7 @@ def run_chain(values: np.ndarray, ops) -> np.ndarray:
     y = leaf
     for op in ops:
         y = _step(y, op)
-    return _backward(_result(y.data.sum(), Sum, y, y.data))[leaf]
+    return _backward(_node(y.data.sum(), Sum, (y.node if y.node is not None else y,), y.data))[leaf]
 
 
 # ----- W5: micrograd's MLP, as a batch (workloads.framework_micrograd_step) -------------
@@ -161,14 +161,6 @@ class Mean(Node):  # saved: the input's shape
         out = np.empty(self.saved, grad.dtype)
         out.fill(grad)
         return (out / out.size,)
-
-
-def _node(data, kind, inputs, saved):
-    node = _new(kind)
-    node.inputs, node.saved, node.seq = inputs, saved, _sequence()
-    out = _new(Value)
-    out.data, out.node = data, node
-    return out
 
 
 def _layer(h, w, b):
