@@ -12,20 +12,19 @@ class _GradMode:
 
     _target = True
 
+    # No __init__: ``with ag.no_grad():`` runs once per optimizer step, and each Python
+    # call in it costs as much as the switch itself (object's __init__ ignores ``func``).
     def __new__(cls, func=None):
         if func is not None and callable(func):  # @no_grad without parentheses
             return cls()(func)
-        return super().__new__(cls)
-
-    def __init__(self, func=None):
-        pass
+        return object.__new__(cls)
 
     def __enter__(self):
         self._previous = state.grad_enabled
         state.grad_enabled = self._target
         return self
 
-    def __exit__(self, *exc_info):
+    def __exit__(self, exc_type, exc, traceback):
         state.grad_enabled = self._previous
         return False
 
