@@ -3,12 +3,27 @@ meet autograd: refused on a leaf that requires grad (unless under no_grad), reco
 on anything else, and checked by backward through version counters."""
 from __future__ import annotations
 
+import numpy
+
 from . import backend, dtypes
 from .autograd import state, versions, views
 from .core import TENSOR_TYPES, _wrap
 from .ops.elementwise import Add, Clamp, Div, Mul, Sub
 from .ops.operands import INT_OR_FLOAT
 from .promotion import category
+
+
+def update_operator(op):
+    """``x += y``, ``x -= y``, ``x *= y``, ``x /= y``: ``inplace(x, op, y)``, with the
+    ufunc tried first under no_grad."""
+    ufunc = op.ufunc if isinstance(op.ufunc, numpy.ufunc) else None  # Div's divides ints as floats
+
+    def operator(self, other):
+        if ufunc is not None and not state.grad_enabled and _ufunc_in_place(self, ufunc, other):
+            return self
+        return inplace(self, op, other)
+
+    return operator
 
 
 class TensorInPlace:
@@ -52,8 +67,10 @@ class TensorInPlace:
 
         return self.copy_(random_array("normal", self.shape, self._data.dtype, self.device, mean, std))
 
-    # ``x -= y`` is ``x.sub_(y)`` itself: no second call on the optimizer's path
-    __iadd__, __isub__, __imul__, __itruediv__ = add_, sub_, mul_, div_
+    # ``x -= y``: the optimizer's path (``p -= lr * p.grad`` under no_grad) tries the ufunc
+    # from the operator itself, one call where ``sub_`` and ``inplace`` would make three
+    __iadd__, __isub__ = update_operator(Add), update_operator(Sub)
+    __imul__, __itruediv__ = update_operator(Mul), update_operator(Div)
 
     def __setitem__(self, key, value):
         from .ops.indexing import _is_basic, array_key
@@ -81,7 +98,8 @@ def inplace(tensor, op, *args, written=None):
         tensor._requires_grad or (record is not None and record.base._requires_grad)
         or any(a.__class__ in TENSOR_TYPES and a._requires_grad for a in args)
     )
-    if not recording and written is None and _ufunc_in_place(tensor, op, args):
+    if not recording and written is None and len(args) == 1 and isinstance(getattr(op, "ufunc", None), numpy.ufunc) \
+            and _ufunc_in_place(tensor, op.ufunc, args[0]):
         return tensor
     for arg in args:
         if arg.__class__ in TENSOR_TYPES:
@@ -139,18 +157,17 @@ def _check_writable(target) -> None:
         )
 
 
-def _ufunc_in_place(tensor, op, args) -> bool:
-    """The optimizer's path (``p -= lr * p.grad`` under no_grad): let the ufunc write into
-    the tensor's memory, with no temporary copy. NumPy checks shapes and casting before it
-    writes, so a refused update changes nothing; anything unusual takes the general path,
-    and so does a tensor that is a view, or the view of one (which may overlap)."""
-    ufunc = getattr(op, "ufunc", None)
+def _ufunc_in_place(tensor, ufunc, value) -> bool:
+    """The optimizer's path (``p -= lr * p.grad`` when nothing records): let the ufunc
+    write into the tensor's memory, with no temporary copy. NumPy checks shapes and
+    casting before it writes, so a refused update changes nothing; anything unusual takes
+    the general path, and so does a tensor that is a view, or the view of one (which may
+    overlap)."""
     target = tensor._data
     # A read-only target (a broadcast view) or a NumPy scalar makes the ufunc raise before
     # it writes anything: no need to read .flags, which builds a new object each time.
-    if ufunc is None or len(args) != 1 or target.dtype.kind != "f" or getattr(target, "base", True) is not None:
+    if getattr(target, "base", True) is not None or target.dtype.kind != "f":
         return False
-    value = args[0]
     if value.__class__ in TENSOR_TYPES:
         value = value._data
         if value.dtype != target.dtype or getattr(value, "base", True) is not None:
@@ -158,7 +175,7 @@ def _ufunc_in_place(tensor, op, args) -> bool:
     elif value.__class__ not in INT_OR_FLOAT:
         return False
     try:
-        ufunc(target, value, out=target, casting="same_kind")
+        ufunc(target, value, target)  # out, positionally: ufuncs read keywords slower
     except (ValueError, TypeError):
         return False  # the general path raises PyTorch's message for the same input
     versions.bump(target)

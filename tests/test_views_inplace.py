@@ -311,3 +311,66 @@ def test_a_no_grad_view_whose_base_is_then_written_with_grad_is_refused_before_a
         assert w.grad is None and x.grad is None
         with lib.no_grad():
             assert (d * 2).item() == 4.0  # its value is still readable
+
+
+OPERATORS = {"+=": "__iadd__", "-=": "__isub__", "*=": "__imul__", "/=": "__itruediv__"}
+OPERANDS = {  # what the update is given; each makes the operator's short path take it or not
+    "its own tensor": lambda lib, p: lib.tensor([[0.5, 2.0, 4.0], [1.0, 3.0, 8.0]]),
+    "a number": lambda lib, p: 0.25,
+    "an int": lambda lib, p: 2,
+    "a bool": lambda lib, p: True,
+    "a float64 tensor": lambda lib, p: lib.tensor([[0.5, 2.0, 4.0], [1.0, 3.0, 8.0]], dtype=lib.float64),
+    "a row, broadcast": lambda lib, p: lib.tensor([0.5, 2.0, 4.0]),
+    "too many rows": lambda lib, p: lib.ones(3, 2, 3),
+    "its transpose's transpose": lambda lib, p: p.t().t(),
+    "an overlapping view": lambda lib, p: p.reshape(6)[1:4].reshape(1, 3),
+}
+TARGETS = {
+    "float32": lambda lib: lib.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]),
+    "int64": lambda lib: lib.tensor([[1, 2, 3], [4, 5, 6]]),
+    "a view": lambda lib: lib.tensor([[9.0, 1.0, 2.0, 3.0], [9.0, 4.0, 5.0, 6.0]])[:, 1:],
+}
+
+
+@pytest.mark.parametrize("target", list(TARGETS))
+@pytest.mark.parametrize("operand", list(OPERANDS))
+@pytest.mark.parametrize("operator", list(OPERATORS))
+def test_an_update_operator_under_no_grad_does_what_torch_does(operator, operand, target):
+    """``p -= lr * p.grad``'s operators write with the ufunc itself under no_grad: values,
+    dtype and errors (the target then unchanged) must still be PyTorch's."""
+    outcomes = []
+    for lib in (torch, ag):
+        p = TARGETS[target](lib)
+        other = OPERANDS[operand](lib, p)
+        before = p.tolist()
+        with lib.no_grad():
+            try:
+                result = getattr(p, OPERATORS[operator])(other)
+                outcomes.append((result is p, str(p.dtype).split(".")[-1], p.tolist()))
+            except RuntimeError as error:  # the same refusal (the dtype names differ: float32, Float)
+                outcomes.append((" ".join(str(error).split()[:2]), p.tolist() == before))
+    assert outcomes[0] == outcomes[1]
+
+
+@pytest.mark.parametrize("operator", list(OPERATORS))
+def test_an_update_from_a_part_of_itself_is_refused_and_changes_nothing(operator):
+    """``p += p[:, :1]``: PyTorch does not detect the overlap and gives what its loop order
+    gives (``[[2, 4, 5], [8, 13, 14]]``, each row reading entries already written); NumPy
+    would give ``[[2, 3, 4], [8, 9, 10]]``. No answer matches, so the update is refused."""
+    p = TARGETS["float32"](ag)
+    with ag.no_grad(), pytest.raises(RuntimeError, match="refer to a single memory location"):
+        getattr(p, OPERATORS[operator])(p[:, :1])
+    assert p.tolist() == [[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]
+
+
+def test_an_update_operator_under_no_grad_bumps_the_version_backward_checks():
+    outcomes = []
+    for lib in (torch, ag):
+        w = lib.tensor([1.0, 2.0], requires_grad=True)
+        loss = (w * w).sum()
+        with lib.no_grad():
+            w -= lib.tensor([0.5, 0.5])
+        with pytest.raises(RuntimeError, match="modified by an inplace operation"):
+            loss.backward()
+        outcomes.append(w.tolist())
+    assert outcomes[0] == outcomes[1] == [0.5, 1.5]

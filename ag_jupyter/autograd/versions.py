@@ -19,6 +19,7 @@ import weakref
 # id(owning array) -> [changes forgotten, clock value of each remembered change...]
 _history: dict[int, list[int]] = {}
 _KEEP = 16  # remembered changes per array, after pruning
+_LONGEST = 2 * _KEEP + 1  # a history pruned when it grows past this
 clock = 0
 
 
@@ -32,14 +33,14 @@ def bump(array) -> None:
     """Record an in-place change of ``array`` (and of every view of its memory)."""
     global clock
     clock += 1
-    owner = _owner(array)
+    owner = array if getattr(array, "base", None) is None else _owner(array)  # most own their memory
     key = id(owner)
     changes = _history.get(key)
     if changes is None:
         changes = _history[key] = [0]
         weakref.finalize(owner, _history.pop, key, None)
     changes.append(clock)
-    if len(changes) > 2 * _KEEP + 1:
+    if len(changes) > _LONGEST:
         del changes[1:_KEEP + 1]
         changes[0] += _KEEP
 
