@@ -20,16 +20,16 @@ class Reduction(Op):
     __slots__ = ("dims", "keepdim", "in_shape")
 
     def setup(self, a, dim, keepdim):
-        self.dims = normalize_dims(dim, a._data.ndim)
-        if a._data.ndim == 0:
-            self.dims = None  # dim 0 (or -1) of a 0-d tensor is the tensor itself, as in PyTorch
-        self.keepdim = keepdim
-        self.in_shape = a._data.shape
-        return self.dims
+        shape = self.in_shape = a._data.shape
+        dims = None if dim is None else normalize_dims(dim, len(shape))
+        if not shape:
+            dims = None  # dim 0 (or -1) of a 0-d tensor is the tensor itself, as in PyTorch
+        self.dims, self.keepdim = dims, keepdim
+        return dims
 
     def spread(self, F, grad):
         """The output's gradient, broadcast back over the reduced dimensions."""
-        if not self.keepdim:
+        if not self.keepdim and self.dims is not None:  # a whole reduction's 0-d gradient broadcasts as it is
             grad = F.reshape(grad, kept_shape(self.in_shape, self.dims))
         return F.expand(grad, self.in_shape)
 
@@ -45,7 +45,10 @@ class Sum(Reduction):
 
     def forward(self, a, dim=None, keepdim=False):
         dims = self.setup(a, dim, keepdim)
-        return a._data.sum(axis=dims, keepdims=keepdim)
+        x = a._data
+        if x.__class__ is numpy.ndarray:  # ndarray.sum is this call behind Python (_methods._sum)
+            return numpy.add.reduce(x, dims, None, None, keepdim)
+        return x.sum(axis=dims, keepdims=keepdim)
 
     def backward(self, F, grad):
         return (self.spread(F, grad),)
