@@ -74,6 +74,8 @@ class _Arrays:
 
     @staticmethod
     def sum(x, dims, keepdim: bool):
+        if x.__class__ is numpy.ndarray:  # ndarray.sum is this call behind Python (_methods._sum)
+            return numpy.add.reduce(x, dims, None, None, keepdim)
         return x.sum(axis=dims, keepdims=keepdim)
 
     @staticmethod

@@ -9,6 +9,7 @@ from ..autograd.function import Op
 from ..backend import array_module
 from ..core import TENSOR_TYPES, _wrap
 from ..promotion import refuse_bool, require_floating
+from .algebra import ARRAYS
 from .dims import kept_shape, normalize_dim, normalize_dims, reduced_count
 
 _SUMMED_AS_IS = {numpy.dtype(numpy.float32), numpy.dtype(numpy.float64)}  # NumPy sums float16 in float32
@@ -44,11 +45,7 @@ class Sum(Reduction):
     formula = r"\frac{\partial u}{\partial a_i} = 1"
 
     def forward(self, a, dim=None, keepdim=False):
-        dims = self.setup(a, dim, keepdim)
-        x = a._data
-        if x.__class__ is numpy.ndarray:  # ndarray.sum is this call behind Python (_methods._sum)
-            return numpy.add.reduce(x, dims, None, None, keepdim)
-        return x.sum(axis=dims, keepdims=keepdim)
+        return ARRAYS.sum(a._data, self.setup(a, dim, keepdim), keepdim)
 
     def backward(self, F, grad):
         return (self.spread(F, grad),)
