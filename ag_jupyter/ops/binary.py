@@ -156,8 +156,10 @@ class Binary(BinaryOp):
             x, y, self.casts = promoted(x, y)
         out = self.ufunc(x, y)
         shape = out.shape
-        self.shapes = None if (dx is None or x.shape == shape) and (dy is None or y.shape == shape) \
-            else (x.shape if dx is not None else None, y.shape if dy is not None else None)
+        # the shape to sum each input's gradient back to; None: it has the output's (or is a number)
+        shape_a = x.shape if dx is not None and x.shape != shape else None
+        shape_b = y.shape if dy is not None and y.shape != shape else None
+        self.shapes = None if shape_a is None and shape_b is None else (shape_a, shape_b)
         if self.remember is not None:
             self.remember(a, b, out)
         return out
