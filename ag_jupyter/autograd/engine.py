@@ -191,24 +191,31 @@ def steps(roots, gradients, retain_graph=None, create_graph=False, inputs=None, 
                     if grad is not None:
                         buffers[follow] = buffers[follow] + grad if follow in buffers else grad
                     continue
-                if grad is not None:
-                    if follow in buffers:
-                        buffers[follow] = buffers[follow] + grad
-                        shared.discard(follow)
-                    else:
-                        view = getattr(grad, "base", None) is not None  # a bool: no reference to the base
-                        if view and not build_steps and _alone(grad, grad_output):
-                            grad, view = grad.base, False
-                        buffers[follow] = grad
-                        if view or grad is grad_output:
-                            shared.add(follow)
+                # A leaf's gradient is buffered until its last contribution, then stored: most
+                # leaves (a layer's weight) get one, stored at once without the buffer.
                 left = leaf_counts[follow] - 1
                 leaf_counts[follow] = left
-                if not left and follow in buffers:
-                    new = _finish_leaf(follow, buffers.pop(follow), follow in shared, accumulate,
-                                       only, captured, F, listener)
-                    if new is not None and build_steps:
-                        accumulated.append((follow, new))
+                if grad is not None:
+                    if follow in buffers:
+                        grad, alias = buffers.pop(follow) + grad, False
+                        shared.discard(follow)
+                    else:
+                        alias = getattr(grad, "base", None) is not None  # a view (a bool: no reference to the base)
+                        if alias and not build_steps and _alone(grad, grad_output):
+                            grad, alias = grad.base, False
+                        alias = alias or grad is grad_output
+                    if left:
+                        buffers[follow] = grad
+                        if alias:
+                            shared.add(follow)
+                        continue
+                elif left or follow not in buffers:
+                    continue
+                else:
+                    grad, alias = buffers.pop(follow), follow in shared
+                new = _finish_leaf(follow, grad, alias, accumulate, only, captured, F, listener)
+                if new is not None and build_steps:
+                    accumulated.append((follow, new))
             if build_steps:
                 step = BackwardStep(node, grad_output, grad_inputs, accumulated)
                 if listener is not None:
