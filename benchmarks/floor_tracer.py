@@ -4,17 +4,18 @@ against (the tracing rows of ``bench_engine.py``), as ``floor.py`` is the engine
 Per op it keeps what no trace can do without: the user's line, the node's creation number
 and its inputs', and the output's value, taken now (a later in-place change must not
 reach it): a copy of an array of at most 1,024 entries, one pass over a larger one (the
-pass that gives an exact norm and finds NaN and inf). Per backward step, the same for each
-gradient sent to an input that takes one. No ids, no records, no summaries, no running
-totals, no document.
+pass that gives an exact norm and finds NaN and inf). The value of each leaf an op reads
+(the input batch, a weight), once per trace, the same way: a trace shows those too. Per
+backward step, the same for each gradient sent to an input that takes one. No ids (a leaf
+is known by ``id()`` alone), no records, no summaries, no running totals, no document.
 """
 from __future__ import annotations
 
 import numpy as np
 
-import ag_jupyter as ag
 from ag_jupyter.autograd import state
 from ag_jupyter.autograd.listener import Listener
+from ag_jupyter.core import TENSOR_TYPES
 from ag_jupyter.tracing.copies import CopyBlocks
 from ag_jupyter.tracing.source_lines import user_line
 
@@ -29,16 +30,23 @@ def _value(array):
     return float(np.dot(flat, flat))
 
 
-def _number(x):
-    return x.grad_fn._seq if x.__class__ is ag.Tensor and x.grad_fn is not None else None
-
-
 class FloorTracer(Listener):
     def __init__(self):
         self.log = []
+        self.leaves = set()  # id() of each leaf whose value is in the log
 
     def op_ran(self, node, inputs, output):
-        self.log.append((user_line(3), node._seq, [_number(x) for x in inputs], _value(output._data)))
+        numbers = []  # each input's node number: None for a leaf or a number
+        for x in inputs:
+            if x.__class__ in TENSOR_TYPES:
+                if x.grad_fn is not None:
+                    numbers.append(x.grad_fn._seq)
+                    continue
+                if id(x) not in self.leaves:
+                    self.leaves.add(id(x))
+                    self.log.append((id(x), _value(x._data)))
+            numbers.append(None)
+        self.log.append((user_line(3), node._seq, numbers, _value(output._data)))
 
     def backward_stepped(self, step):
         self.log.append((step.node._seq, [None if g is None or to is None else _value(g)

@@ -136,10 +136,15 @@ def test_the_floor_tracer_keeps_each_value_as_it_was():
         y = x * 3.0
         z = (y + 1.0).sum()
         z.backward()
+        with ag.no_grad():
+            x.mul_(10.0)  # after the leaf's value was taken
+        x * 2.0  # a second op reading the leaf: its value is not taken again
     finally:
         state.listener = None
-    ops, steps = listener.log[:3], listener.log[3:]
+    leaf, ops, steps, again = listener.log[0], listener.log[1:4], listener.log[4:7], listener.log[7:]
+    assert leaf[0] == id(x) and leaf[1].tolist() == [1.0, 2.0]
     assert [entry[3].tolist() for entry in ops] == [[3.0, 6.0], [4.0, 7.0], 11.0]
     assert ops[1][2] == [y.grad_fn._seq, None]  # the input's node, then the number
     assert [[g.tolist() for g in entry[1] if g is not None] for entry in steps] == \
         [[[1.0, 1.0]], [[1.0, 1.0]], [[3.0, 3.0]]]
+    assert len(again) == 1 and again[0][3].tolist() == [20.0, 40.0]
