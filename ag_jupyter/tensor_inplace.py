@@ -15,8 +15,9 @@ from .promotion import category
 
 def update_operator(op):
     """``x += y``, ``x -= y``, ``x *= y``, ``x /= y``: ``inplace(x, op, y)``, with the
-    ufunc tried first under no_grad."""
-    ufunc = op.ufunc if isinstance(op.ufunc, numpy.ufunc) else None  # Div's divides ints as floats
+    ufunc tried first under no_grad (not for ``/=``: ``Div``'s ufunc is a Python function,
+    dividing integers as floats, which takes no ``out``)."""
+    ufunc = op.ufunc if isinstance(op.ufunc, numpy.ufunc) else None
 
     def operator(self, other):
         if ufunc is not None and not state.grad_enabled and _ufunc_in_place(self, ufunc, other):
