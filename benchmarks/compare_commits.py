@@ -8,8 +8,9 @@ Run from the repository root:
     python benchmarks/compare_commits.py BASE --rounds 8
 
 ``bench_engine.py``'s medians move by up to 0.15 in a ratio from one run to the next on a
-shared machine, more than most single changes gain. Here each process times W1, W3 and W5
-(``workloads.py``, as the current tree defines them) with the fastest of several repeats,
+shared machine, more than most single changes gain. Here each process times W1, W2, W2-nn,
+W3 and W5 (``workloads.py``, as the current tree defines them; the step itself, not its
+ratio to NumPy) with the fastest of several repeats,
 the versions alternate process by process, and the fastest process of each version counts:
 a 2% change shows. A commit is checked out in a temporary git worktree, removed after.
 """
@@ -36,11 +37,14 @@ try:
 except ImportError:
     pass
 import ag_jupyter
-from workloads import W1_CHAIN, W3_CHAIN, chain_contenders, micrograd_contenders
+from workloads import W1_CHAIN, W3_CHAIN, chain_contenders, micrograd_contenders, mlp_contenders
 quick = sys.argv[3] == "quick"
+small = {"batch": 8, "sizes": (16, 8, 8, 4)} if quick else {}
 # each workload is made just before it is timed: what one leaves allocated moves the next's
 # arrays, which alone moved W3 by 12% between two copies of the same code
 makers = {"W1": (lambda: chain_contenders(*W1_CHAIN), 2000),
+          "W2": (lambda: mlp_contenders(**small), 5),
+          "W2-nn": (lambda: mlp_contenders(nn=True, **small), 5),
           "W3": (lambda: chain_contenders(100, 50) if quick else chain_contenders(*W3_CHAIN), 20),
           "W5": (lambda: micrograd_contenders(points=10 if quick else 100), 1000)}
 times = {}
@@ -98,7 +102,8 @@ def main(argv=None) -> dict:
     parser.add_argument("--quick", action="store_true", help="tiny sizes: checks the tool, not the speed")
     args = parser.parse_args(argv)
     results = compare(args.base, args.other, args.rounds, args.quick)
-    units = {"W1": (1e6 / 20, "µs per op"), "W3": (1e3, "ms"), "W5": (1e6, "µs")}
+    units = {"W1": (1e6 / 20, "µs per op"), "W2": (1e3, "ms"), "W2-nn": (1e3, "ms"), "W3": (1e3, "ms"),
+             "W5": (1e6, "µs")}
     print(f"{'workload':<10}{args.base:>14}{args.other or 'working tree':>16}{'change':>10}")
     for name, (before, after) in results.items():
         scale, unit = units[name]
