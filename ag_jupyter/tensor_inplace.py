@@ -15,16 +15,24 @@ from .promotion import category
 
 def update_operator(op):
     """``x += y``, ``x -= y``, ``x *= y``, ``x /= y``: ``inplace(x, op, y)``, with the
-    ufunc tried first under no_grad (not for ``/=``: ``Div``'s ufunc is a Python function,
-    dividing integers as floats, which takes no ``out``)."""
-    ufunc = op.ufunc if isinstance(op.ufunc, numpy.ufunc) else None
+    ufunc tried first under no_grad, from the operator itself."""
+    ufunc = _writing_ufunc(op)
 
     def operator(self, other):
-        if ufunc is not None and not state.grad_enabled and _ufunc_in_place(self, ufunc, other):
+        if ufunc is None or state.grad_enabled:
+            return inplace(self, op, other)
+        if _ufunc_in_place(self, ufunc, other):
             return self
-        return inplace(self, op, other)
+        return _through_op(self, op, (other,), None, None, False)  # no_grad: nothing records
 
     return operator
+
+
+def _writing_ufunc(op):
+    """``op.ufunc`` if it can write into an array (``out``), else None: ``Div``'s is a
+    Python function that divides integers as floats, ``Clamp`` and the writes have none."""
+    ufunc = getattr(op, "ufunc", None)
+    return ufunc if isinstance(ufunc, numpy.ufunc) else None
 
 
 class TensorInPlace:
@@ -99,9 +107,15 @@ def inplace(tensor, op, *args, written=None):
         tensor._requires_grad or (record is not None and record.base._requires_grad)
         or any(a.__class__ in TENSOR_TYPES and a._requires_grad for a in args)
     )
-    if not recording and written is None and len(args) == 1 and isinstance(getattr(op, "ufunc", None), numpy.ufunc) \
-            and _ufunc_in_place(tensor, op.ufunc, args[0]):
-        return tensor
+    if not recording and written is None and len(args) == 1:
+        ufunc = _writing_ufunc(op)
+        if ufunc is not None and _ufunc_in_place(tensor, ufunc, args[0]):
+            return tensor
+    return _through_op(tensor, op, args, written, record, recording)
+
+
+def _through_op(tensor, op, args, written, record, recording):
+    """``inplace`` past the ufunc's short path: ``op.apply``, then its result written in."""
     for arg in args:
         if arg.__class__ in TENSOR_TYPES:
             _refuse_partial_overlap(tensor._data if written is None else written, arg._data)

@@ -45,12 +45,11 @@ class Op(Node):
             return _fail(cls, args, error)
         if state.grad_enabled:
             if cls.arity == 1:  # one input and parameters (sum, view, log_softmax): no map over inputs
-                link = _link(args[0])
-                if link is not None:
-                    return _recorded(node, (link,), args[:1], data)
-                return _wrap(data, False, None)
-            inputs = args[: cls.arity] if cls.arity is not None else args[:-1]
-            links = _links(inputs)
+                inputs, link = args[:1], _link(args[0])
+                links = None if link is None else (link,)
+            else:
+                inputs = args[: cls.arity] if cls.arity is not None else args[:-1]
+                links = _links(inputs)
             if links is not None:
                 return _recorded(node, links, inputs, data)
         return _wrap(data, False, None)

@@ -52,7 +52,7 @@ class Sum(Reduction):
 
 
 class Mean(Reduction):
-    __slots__ = ("count",)  # how many entries each output averages
+    __slots__ = ()
     node_name = "MeanBackward0"
     symbol = "mean"
     formula = r"\frac{\partial u}{\partial a_i} = \frac{1}{n}"
@@ -65,17 +65,17 @@ class Mean(Reduction):
             )
         dims = self.setup(a, dim, keepdim)
         x = a._data
-        count = self.count = reduced_count(x.shape, dims)
         if x.__class__ is numpy.ndarray and x.dtype in _SUMMED_AS_IS and x.size:
             # NumPy's mean is this sum and division behind ~2.5 us of Python (_methods._mean);
             # a float32 quotient comes out the same whether divided in float32 or, as
             # there, in float64 and rounded back.
-            return numpy.add.reduce(x, dims, None, None, keepdim) / count
+            return ARRAYS.sum(x, dims, keepdim) / reduced_count(x.shape, dims)
         return x.mean(axis=dims, keepdims=keepdim)
 
     def backward(self, F, grad):
         spread = self.spread(F, grad)
-        return (spread / F.operand(_divisor(self.count), spread),)
+        # the count as operand's 0-d array: NumPy promotes a Python int again on every call
+        return (spread / F.operand(_divisor(reduced_count(self.in_shape, self.dims)), spread),)
 
 
 class Max(Reduction):
