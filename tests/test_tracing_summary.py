@@ -60,6 +60,31 @@ def test_large_tensors_are_bounded_and_honest():
     assert exact["std"] == pytest.approx(float(a.std()), rel=1e-4)
 
 
+def _layouts(a):
+    yield a
+    if a.ndim > 1:
+        yield numpy.asfortranarray(a)  # not contiguous in C order: its flat entries are a copy
+    yield a[..., ::-1]
+
+
+@pytest.mark.parametrize("shape", [(5000,), (1025,), (10, 20, 30), (256, 10), (40, 3, 50), (1, 4096), (300, 200)])
+def test_preview_and_sample_are_the_entries_at_even_strides_of_any_large_array(shape):
+    rng = numpy.random.default_rng(1)
+    for a in _layouts(rng.normal(size=shape).astype(numpy.float32)):
+        s = to_json(summarize(a))
+        folded = a.reshape(-1, shape[-1])  # leading dimensions fold into rows; a vector is one row
+        rows, cols = folded.shape
+        step = [-(-rows // 32), -(-cols // 32)]
+        p = s["preview"]
+        assert p["step"] == step and (p["rows"], p["cols"]) == (-(-rows // step[0]), -(-cols // step[1]))
+        grid = folded[::step[0], ::step[1]]
+        assert decode_preview(p) == pytest.approx(grid, abs=(p["hi"] - p["lo"]) / 254 * 0.51)
+        # The statistics come from the preview, or from 1,024 evenly spaced entries when it is small.
+        sample = grid if grid.size >= 512 else a.reshape(-1)[::-(-a.size // 1024)]
+        assert (s["min"], s["max"]) == (pytest.approx(float(sample.min())), pytest.approx(float(sample.max())))
+        assert s["mean"] == pytest.approx(float(sample.astype(numpy.float64).mean()), rel=1e-5, abs=1e-6)
+
+
 def test_nan_and_inf_are_counted_exactly_in_large_tensors():
     a = numpy.ones((300, 300), dtype=numpy.float32)
     a[5, 7] = numpy.nan

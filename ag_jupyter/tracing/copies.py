@@ -45,18 +45,28 @@ class CopyBlocks:
     def copy(self, array):
         """A copy of ``array`` (a NumPy array of at most ``largest`` entries) that nothing
         else writes to."""
-        size = array.size
-        current = self._current.get(array.dtype)
-        if current is None or current[1] + size > current[2]:
-            block = self._unused_block(array.dtype, current)
-            current = self._current[array.dtype] = [block, 0, block.shape[0]]
-        block, start, _ = current
-        current[1] = start + size
-        kept = block[start:start + size]
+        kept = self._slot(array.dtype, array.size)
         if array.ndim != 1:
             kept = kept.reshape(array.shape)
         kept[...] = array
         return kept
+
+    def taken(self, flat, index):
+        """``flat.take(index)`` (``index``: at most ``largest`` valid positions in the 1-D
+        array ``flat``), in a block like a copy."""
+        kept = self._slot(flat.dtype, index.size).reshape(index.shape)
+        flat.take(index, out=kept, mode="clip")  # "clip": unbuffered; every index is valid
+        return kept
+
+    def _slot(self, dtype, size: int):
+        """``size`` unused entries of the current block for ``dtype`` (a new one when full)."""
+        current = self._current.get(dtype)
+        if current is None or current[1] + size > current[2]:
+            block = self._unused_block(dtype, current)
+            current = self._current[dtype] = [block, 0, block.shape[0]]
+        start = current[1]
+        current[1] = start + size
+        return current[0][start:start + size]
 
     def _unused_block(self, dtype, current):
         blocks = self._blocks.setdefault(dtype, [])
