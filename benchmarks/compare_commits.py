@@ -10,7 +10,8 @@ Run from the repository root:
 ``bench_engine.py``'s medians move by up to 0.15 in a ratio from one run to the next on a
 shared machine, more than most single changes gain. Here each process times W1, W2, W2-nn,
 W3 and W5 (``workloads.py``, as the current tree defines them; the step itself, not its
-ratio to NumPy) with the fastest of several repeats,
+ratio to NumPy), and W2 and W3 each inside its own ``ag.trace()``, with the fastest of
+several repeats,
 the versions alternate process by process, and the fastest process of each version counts:
 a 2% change shows. A commit is checked out in a temporary git worktree, removed after.
 """
@@ -47,6 +48,21 @@ makers = {"W1": (lambda: chain_contenders(*W1_CHAIN), 2000),
           "W2-nn": (lambda: mlp_contenders(nn=True, **small), 5),
           "W3": (lambda: chain_contenders(100, 50) if quick else chain_contenders(*W3_CHAIN), 20),
           "W5": (lambda: micrograd_contenders(points=10 if quick else 100), 1000)}
+
+
+def traced(make):  # each step inside its own trace, as bench_engine.py's tracing rows
+    def make_traced():
+        run = make()["ag_jupyter"]
+
+        def run_traced():
+            with ag_jupyter.trace():
+                run()
+        return {"ag_jupyter": run_traced}
+    return make_traced
+
+
+for name in ("W2", "W3"):
+    makers[f"{name} traced"] = (traced(makers[name][0]), makers[name][1])
 times = {}
 for name, (make, number) in makers.items():
     run = make()["ag_jupyter"]
@@ -103,11 +119,11 @@ def main(argv=None) -> dict:
     args = parser.parse_args(argv)
     results = compare(args.base, args.other, args.rounds, args.quick)
     units = {"W1": (1e6 / 20, "µs per op"), "W2": (1e3, "ms"), "W2-nn": (1e3, "ms"), "W3": (1e3, "ms"),
-             "W5": (1e6, "µs")}
-    print(f"{'workload':<10}{args.base:>14}{args.other or 'working tree':>16}{'change':>10}")
+             "W5": (1e6, "µs"), "W2 traced": (1e3, "ms"), "W3 traced": (1e3, "ms")}
+    print(f"{'workload':<12}{args.base:>14}{args.other or 'working tree':>16}{'change':>10}")
     for name, (before, after) in results.items():
         scale, unit = units[name]
-        print(f"{name:<10}{before * scale:>14.3f}{after * scale:>16.3f}{100 * (after / before - 1):>+9.1f}%"
+        print(f"{name:<12}{before * scale:>14.3f}{after * scale:>16.3f}{100 * (after / before - 1):>+9.1f}%"
               f"  ({unit})")
     return results
 

@@ -38,7 +38,7 @@ def test_compare_commits_times_both_versions_and_removes_its_worktree():
                               check=True).stdout
     before = worktrees()
     results = compare_commits.compare("HEAD", rounds=1, quick=True)
-    assert set(results) == {"W1", "W2", "W2-nn", "W3", "W5"}
+    assert set(results) == {"W1", "W2", "W2-nn", "W3", "W5", "W2 traced", "W3 traced"}
     assert all(before_s > 0 and after_s > 0 for before_s, after_s in results.values())
     assert worktrees() == before
 
