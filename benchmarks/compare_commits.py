@@ -30,13 +30,12 @@ ROOT = os.path.dirname(BENCHMARKS)
 # Runs in a fresh process with the measured tree first on sys.path; the workloads are the
 # current tree's, so both versions run the same code on top of ag_jupyter.
 TIMER = r"""
-import json, sys, timeit
+import json, os, sys, timeit
 sys.path[:0] = [sys.argv[1], sys.argv[2]]
-try:
-    from threadpoolctl import threadpool_limits
-    threadpool_limits(1)  # one BLAS thread, as bench_engine.py --threads 1
-except ImportError:
-    pass
+# One BLAS thread, as bench_engine.py --threads 1: set before NumPy loads its BLAS, which
+# reads these once (threadpoolctl, called before that, finds no BLAS to limit).
+for name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ[name] = "1"
 import ag_jupyter
 from workloads import W1_CHAIN, W3_CHAIN, chain_contenders, micrograd_contenders, mlp_contenders
 quick = sys.argv[3] == "quick"
@@ -70,7 +69,12 @@ for name, (make, number) in makers.items():
     run()
     times[name] = min(timeit.repeat(run, number=number, repeat=2 if quick else 9)) / number
     del run
-print(json.dumps({"package": ag_jupyter.__file__, "seconds": times}))
+try:
+    from threadpoolctl import threadpool_info
+    blas_threads = max((p["num_threads"] for p in threadpool_info() if p["user_api"] == "blas"), default=None)
+except ImportError:
+    blas_threads = None
+print(json.dumps({"package": ag_jupyter.__file__, "seconds": times, "blas_threads": blas_threads}))
 """
 
 
@@ -80,6 +84,8 @@ def _time(tree: str, quick: bool) -> dict:
     result = json.loads(done.stdout)
     if not result["package"].startswith(tree):  # an installed copy would time the same code twice
         raise RuntimeError(f"{tree} imported ag_jupyter from {result['package']}")
+    if result["blas_threads"] not in (None, 1):
+        raise RuntimeError(f"BLAS ran {result['blas_threads']} threads, not 1: the times would not compare")
     return result["seconds"]
 
 
