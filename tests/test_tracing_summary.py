@@ -85,6 +85,29 @@ def test_preview_and_sample_are_the_entries_at_even_strides_of_any_large_array(s
         assert s["mean"] == pytest.approx(float(sample.astype(numpy.float64).mean()), rel=1e-5, abs=1e-6)
 
 
+@pytest.mark.parametrize("shape", [(5000,), (10, 20, 30), (300, 300)])
+def test_preview_of_a_large_array_with_nan_and_inf_shows_them_where_they_are(shape):
+    a = numpy.random.default_rng(2).normal(size=shape).astype(numpy.float32)
+    flat, folded = a.reshape(-1), a.reshape(-1, shape[-1])
+    flat[::97] = numpy.nan  # most fall between the preview's entries
+    flat[5::101] = numpy.inf
+    flat[7::103] = -numpy.inf
+    step = [-(-folded.shape[0] // 32), -(-folded.shape[1] // 32)]
+    folded[0, step[1]], folded[0, 2 * step[1]], folded[-1, -1] = numpy.inf, -numpy.inf, numpy.nan  # and on them
+    s = to_json(summarize(a))
+    assert (s["nan"], s["inf"]) == (int(numpy.isnan(a).sum()), int(numpy.isinf(a).sum()))
+    p = s["preview"]
+    assert p["step"] == step
+    grid = folded[::step[0], ::step[1]].astype(numpy.float64)
+    shown = numpy.where(grid == numpy.inf, p["hi"], numpy.where(grid == -numpy.inf, p["lo"], grid))
+    assert numpy.array_equal(numpy.isnan(decode_preview(p)), numpy.isnan(grid))
+    assert decode_preview(p) == pytest.approx(shown, abs=(p["hi"] - p["lo"]) / 254 * 0.51, nan_ok=True)
+    flat[:] = numpy.nan
+    nothing = to_json(summarize(a))
+    assert nothing["nan"] == a.size and nothing["min"] is None and nothing["preview"]["lo"] is None
+    assert set(b64decode(nothing["preview"]["q"])) == {255}
+
+
 def test_nan_and_inf_are_counted_exactly_in_large_tensors():
     a = numpy.ones((300, 300), dtype=numpy.float32)
     a[5, 7] = numpy.nan

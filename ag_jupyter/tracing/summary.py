@@ -157,11 +157,12 @@ class Large:
         self.sampled = True
         xp = numpy if on_host else _array_module(flat)
         squares = float(xp.dot(flat, flat))
-        if squares - squares != 0.0:  # not finite: some entry is NaN or inf
-            flat = self._count_nonfinite(flat, repeats, xp)
+        every_entry = squares - squares == 0.0  # finite: no entry is NaN or inf
+        if not every_entry:
+            flat = self._count_nonfinite(flat, repeats, xp)  # its finite entries alone
             squares = float(xp.dot(flat, flat)) if flat.shape[0] else 0.0
         self.norm = math.sqrt(squares * repeats)
-        if repeats == 1 and on_host:  # flat is the array's entries in order: take them by position
+        if repeats == 1 and on_host and every_entry:  # flat is the array's entries in order: take them by position
             index, self.step, sample_index = _places.get(shape) or _plan(shape)
             grid = self.grid = _copies.taken(flat, index)
             self.sample = grid if sample_index is None else _copies.taken(flat, sample_index)
