@@ -18,7 +18,7 @@ steps:
   entries for the preview and, when those are fewer than 512, up to 1,024 for the
   statistics. The copies belong to the summary; the array is not kept.
 - **when the document is built**: min, max, mean and std from the kept entries,
-  and the preview quantized to bytes. They are exact when the array has at most
+  and the preview quantized to bytes (``statistics.py``). They are exact when the array has at most
   1,024 elements (``"sampled": false``) and estimates from the kept entries
   otherwise, unless the trace asked for ``exact_stats``, which takes them over
   every entry, now.
@@ -34,11 +34,11 @@ from __future__ import annotations
 
 import math
 import weakref
-from base64 import b64encode
 
 import numpy
 
 from .copies import CopyBlocks
+from .statistics import preview, sample_stats, stat
 
 SMALL = 64
 SAMPLE = 1024
@@ -81,11 +81,6 @@ def _json_number(value: float):
     if value in (math.inf, -math.inf):
         return "Infinity" if value > 0 else "-Infinity"
     return value
-
-
-def _stat(value) -> float | None:
-    value = float(value)
-    return float(f"{value:.7g}") if math.isfinite(value) else None  # a float32 has 7 digits
 
 
 def summarize(array, exact: bool = False):
@@ -200,21 +195,15 @@ class Large:
         return self._json
 
     def _finish(self) -> dict:
-        sample = self.sample.astype(numpy.float64)
-        finite = sample[numpy.isfinite(sample)]
+        finite = not self.nan and not self.inf  # the counts are exact
         out = {"shape": list(self.shape), "dtype": dtype_name(self.dtype), "nan": self.nan, "inf": self.inf,
                "min": None, "max": None, "mean": None, "std": None, "norm": None, "sampled": self.sampled}
-        if self.stats is not None:
-            low, high, mean, std = self.stats
-        elif finite.size:
-            low, high, mean, std = finite.min(), finite.max(), finite.mean(), finite.std()
-        else:
-            low = high = mean = std = None
+        low, high, mean, std = self.stats if self.stats is not None else sample_stats(self.sample, finite)
         if low is not None:
-            out.update(min=_stat(low), max=_stat(high), mean=_stat(mean), std=_stat(std))
-        out["norm"] = _stat(self.norm)
+            out.update(min=stat(low), max=stat(high), mean=stat(mean), std=stat(std))
+        out["norm"] = stat(self.norm)
         if self.grid is not None:
-            out["preview"] = _preview(self.grid, self.step)
+            out["preview"] = preview(self.grid, self.step, finite)
         return out
 
     def __repr__(self) -> str:
@@ -280,26 +269,6 @@ def _array_module(array):
     from ..backend import array_module
 
     return array_module(array)
-
-
-def _preview(grid, step) -> dict:
-    """``q`` is base64 of one byte per entry, row-major: 0..254 stands for
-    ``lo + q / 254 * (hi - lo)``, 255 for NaN (+inf and -inf show as 254 and 0).
-    Bytes rather than a list of numbers: half the text, and cheap to make."""
-    values = grid.astype(numpy.float64)
-    finite = numpy.isfinite(values)
-    if finite.any():
-        low, high = float(values[finite].min()), float(values[finite].max())
-    else:
-        low = high = 0.0
-    scale = 254.0 / (high - low) if high > low else 0.0
-    with numpy.errstate(all="ignore"):  # inf * 0 and the like: the tracer never warns
-        scaled = numpy.nan_to_num((values - low) * scale, nan=0.0, posinf=254.0, neginf=0.0)
-    codes = numpy.rint(numpy.clip(scaled, 0, 254)).astype(numpy.uint8)
-    codes[numpy.isnan(values)] = 255
-    return {"rows": int(grid.shape[0]), "cols": int(grid.shape[1]), "step": list(step),
-            "lo": _stat(low) if finite.any() else None, "hi": _stat(high) if finite.any() else None,
-            "q": b64encode(codes.tobytes()).decode("ascii")}
 
 
 _copies = CopyBlocks(SAMPLE)  # Deferred's copies, shared by every trace

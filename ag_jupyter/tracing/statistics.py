@@ -1,0 +1,63 @@
+"""What a large summary's kept entries become in the document: min, max, mean and std,
+and the preview quantized to bytes (``summary.Large`` keeps the entries while the
+traced code runs; this runs when the document is built).
+
+A document of a 500-op chain finishes about a thousand summaries, so their cost is
+most of ``to_dict``'s: NumPy's ``mean``/``std`` and ``nan_to_num`` are Python functions
+around a few ufunc calls, each microseconds. A summary that counted no NaN and no inf
+(the usual case, and the counts are exact) skips every step that only matters for
+them. Either way the arithmetic is NumPy's own (``x.mean()`` is ``add.reduce(x) / n``,
+``x.std()`` the root of the mean of the squared deviations), so the numbers are the same.
+"""
+from __future__ import annotations
+
+import math
+from base64 import b64encode
+
+import numpy
+
+_add, _multiply = numpy.add.reduce, numpy.multiply
+_lowest, _highest = numpy.minimum.reduce, numpy.maximum.reduce
+
+
+def stat(value) -> float | None:
+    """A statistic as the document writes it: 7 significant digits (a float32's), None
+    where it is not finite."""
+    value = float(value)
+    return float(f"{value:.7g}") if math.isfinite(value) else None
+
+
+def sample_stats(sample, finite: bool) -> tuple:
+    """``(min, max, mean, std)`` of the finite entries of ``sample`` (std: the population
+    one), in float64; None for each when there is none. ``finite``: every entry is."""
+    values = sample.astype(numpy.float64).reshape(-1)
+    if not finite:
+        values = values[numpy.isfinite(values)]
+    count = values.shape[0]
+    if not count:
+        return None, None, None, None
+    mean = _add(values) / count
+    deviations = values - mean
+    _multiply(deviations, deviations, out=deviations)
+    return _lowest(values), _highest(values), mean, math.sqrt(_add(deviations) / count)
+
+
+def preview(grid, step, finite: bool) -> dict:
+    """``q`` is base64 of one byte per entry, row-major: 0..254 stands for
+    ``lo + q / 254 * (hi - lo)``, 255 for NaN (+inf and -inf show as 254 and 0).
+    Bytes rather than a list of numbers: half the text, and cheap to make.
+    ``finite``: every entry of ``grid`` is."""
+    values = grid.astype(numpy.float64)
+    kept = values if finite else values[numpy.isfinite(values)]
+    low, high = (float(_lowest(kept.reshape(-1))), float(_highest(kept.reshape(-1)))) if kept.size else (0.0, 0.0)
+    scale = 254.0 / (high - low) if high > low else 0.0
+    if finite and high - low != math.inf:  # (v - lo) * scale lies in [0, 254], give or take a rounding
+        codes = numpy.rint((values - low) * scale).astype(numpy.uint8)
+    else:
+        with numpy.errstate(all="ignore"):  # inf * 0 and the like: the tracer never warns
+            scaled = numpy.nan_to_num((values - low) * scale, nan=0.0, posinf=254.0, neginf=0.0)
+        codes = numpy.rint(numpy.clip(scaled, 0, 254)).astype(numpy.uint8)
+        codes[numpy.isnan(values)] = 255
+    return {"rows": int(grid.shape[0]), "cols": int(grid.shape[1]), "step": list(step),
+            "lo": stat(low) if kept.size else None, "hi": stat(high) if kept.size else None,
+            "q": b64encode(codes.tobytes()).decode("ascii")}
