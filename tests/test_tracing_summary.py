@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 import math
+import warnings
 from base64 import b64decode
 
 import numpy
@@ -118,6 +119,42 @@ def test_nan_and_inf_are_counted_exactly_in_large_tensors():
     assert s["norm"] == pytest.approx(math.sqrt(300 * 300 - 5))
     assert s["min"] == s["max"] == 1.0
     json.dumps(s, allow_nan=False)
+
+
+@pytest.mark.parametrize("size", [100, 5000])
+def test_norm_of_huge_entries_is_the_norm_though_their_squares_overflow(size):
+    # exploding gradients: float32 entries past ~1e19 overflow a float32 dot product
+    a = numpy.random.default_rng(4).normal(size=size).astype(numpy.float32) * numpy.float32(1e30)
+    expected = float(numpy.linalg.norm(a.astype(numpy.float64)))
+    assert to_json(summarize(a))["norm"] == pytest.approx(expected, rel=1e-6)
+    a[3] = numpy.nan
+    s = to_json(summarize(a))
+    assert s["nan"] == 1 and s["norm"] == pytest.approx(float(numpy.linalg.norm(numpy.nan_to_num(a, nan=0.0)
+                                                                                  .astype(numpy.float64))), rel=1e-6)
+    broadcast = numpy.broadcast_to(numpy.full((4, 1), 1e25, numpy.float32), (4, size))
+    assert to_json(summarize(broadcast))["norm"] == pytest.approx(1e25 * math.sqrt(4 * size), rel=1e-6)
+
+
+def test_tracing_huge_values_puts_no_warning_in_the_cell_and_shows_their_norms():
+    # float32 gradients past ~1e19 overflow a dot product of their squares: NumPy's dot
+    # says so on stderr, which the learner would read as an error of their own code
+    with warnings.catch_warnings(record=True) as heard:
+        warnings.simplefilter("always")
+        with ag.trace() as tr:
+            for size in (2000, 500):  # summarized at once, and when the document is built
+                x = ag.full((size,), 1e20, requires_grad=True)
+                (x * 3.0).sum().backward()
+        doc = tr.to_dict()
+    assert [str(w.message) for w in heard] == []
+    norms = sorted(n["value"]["norm"] for n in doc["nodes"] if n["kind"] == "tensor" and n["shape"] != [])
+    expected = sorted(v * math.sqrt(size) for size in (2000, 500) for v in (1e20, 3e20))
+    assert norms == pytest.approx(expected, rel=1e-6)
+    f64 = numpy.random.default_rng(1).normal(size=5000) * 1e200  # squares past float64's range
+    with warnings.catch_warnings(record=True) as heard:
+        warnings.simplefilter("always")
+        s = to_json(summarize(f64))
+    assert [str(w.message) for w in heard] == [] and s["std"] is None
+    assert s["norm"] == pytest.approx(1e200 * float(numpy.linalg.norm(f64 / 1e200)), rel=1e-6)
 
 
 def test_broadcast_views_and_other_dtypes():

@@ -44,7 +44,10 @@ SMALL = 64
 SAMPLE = 1024
 PREVIEW = 32
 
-_dot = numpy.dot
+# vdot, not dot: the same BLAS call (bit for bit), but NumPy's dot warns "overflow encountered
+# in dot" when the squares of huge entries (float32 past ~1e19) overflow, which would put a
+# RuntimeWarning in the learner's cell for the tracer's own arithmetic; vdot does not.
+_dot = numpy.vdot
 _names: dict = {}  # dtype -> its name (NumPy computes dtype.name in Python, slowly)
 _BLAS = {numpy.dtype(numpy.float32): True, numpy.dtype(numpy.float64): True}  # dot-able as they are
 
@@ -101,6 +104,20 @@ def _small(array, dtype) -> dict:
     return {"shape": list(array.shape), "dtype": dtype_name(dtype), "values": values, "nan": nan, "inf": inf}
 
 
+def _norm_of_finite(finite, xp, repeats: int) -> float:
+    """The L2 norm of finite entries (each counted ``repeats`` times) whose dot product
+    with themselves was not finite: some were huge (float32 entries past about 1e19,
+    exploding gradients). Scaled by the largest, the squares cannot overflow."""
+    if not finite.shape[0]:
+        return 0.0
+    wide = finite.astype(numpy.float64)
+    biggest = float(xp.abs(wide).max())
+    if biggest == 0.0:
+        return 0.0
+    wide /= biggest
+    return biggest * math.sqrt(float(xp.vdot(wide, wide)) * repeats)
+
+
 def _unbroadcast(array):
     """The distinct entries of a broadcast view (stride-0 dimensions kept once), and
     how many times each repeats. ``expand`` gradients are views like this."""
@@ -140,10 +157,10 @@ class Large:
             self.sampled = False
             sample = self.sample = _kept(flat)
             squares = float(_dot(sample, sample))
-            if squares - squares != 0.0:  # not finite: some entry is NaN or inf
-                finite = self._count_nonfinite(sample, repeats, numpy)
-                squares = float(_dot(finite, finite))
-            self.norm = math.sqrt(squares * repeats)
+            if squares - squares == 0.0:
+                self.norm = math.sqrt(squares * repeats)
+            else:  # not finite: some entry is NaN or inf, or huge
+                self.norm = _norm_of_finite(self._count_nonfinite(sample, repeats, numpy), numpy, repeats)
             if repeats == 1:
                 self.grid, self.step = _grid(sample.reshape(shape), shape, True)
             else:
@@ -151,12 +168,13 @@ class Large:
             return
         self.sampled = True
         xp = numpy if on_host else _array_module(flat)
-        squares = float(xp.dot(flat, flat))
-        every_entry = squares - squares == 0.0  # finite: no entry is NaN or inf
-        if not every_entry:
+        squares = float(xp.vdot(flat, flat))
+        every_entry = squares - squares == 0.0  # finite: no entry is NaN or inf, or huge
+        if every_entry:
+            self.norm = math.sqrt(squares * repeats)
+        else:
             flat = self._count_nonfinite(flat, repeats, xp)  # its finite entries alone
-            squares = float(xp.dot(flat, flat)) if flat.shape[0] else 0.0
-        self.norm = math.sqrt(squares * repeats)
+            self.norm = _norm_of_finite(flat, xp, repeats)
         if repeats == 1 and on_host and every_entry:  # flat is the array's entries in order: take them by position
             index, self.step, sample_index = _places.get(shape) or _plan(shape)
             grid = self.grid = _copies.taken(flat, index)
@@ -173,10 +191,10 @@ class Large:
         """min, max, mean and std over every (finite) entry: the ``exact_stats`` option."""
         count = flat.shape[0]
         if count:
-            mean = float(xp.dot(flat, xp.ones(count, dtype=flat.dtype))) / count
+            mean = float(xp.vdot(flat, xp.ones(count, dtype=flat.dtype))) / count
             centered = flat - mean
             self.stats = (float(flat.min()), float(flat.max()), mean,
-                          math.sqrt(float(xp.dot(centered, centered)) / count))
+                          math.sqrt(float(xp.vdot(centered, centered)) / count))
         self.sampled = False
 
     def _count_nonfinite(self, flat, repeats: int, xp):
@@ -198,7 +216,11 @@ class Large:
         finite = not self.nan and not self.inf  # the counts are exact
         out = {"shape": list(self.shape), "dtype": dtype_name(self.dtype), "nan": self.nan, "inf": self.inf,
                "min": None, "max": None, "mean": None, "std": None, "norm": None, "sampled": self.sampled}
-        low, high, mean, std = self.stats if self.stats is not None else sample_stats(self.sample, finite)
+        if self.stats is not None:
+            low, high, mean, std = self.stats
+        else:
+            with numpy.errstate(all="ignore"):  # squares of huge float64 entries: None, not a warning
+                low, high, mean, std = sample_stats(self.sample, finite)
         if low is not None:
             out.update(min=stat(low), max=stat(high), mean=stat(mean), std=stat(std))
         out["norm"] = stat(self.norm)
