@@ -5,6 +5,8 @@ from ..autograd.function import BinaryOp, Op
 from ..dtypes import scalar_type_name
 from .algebra import sum_to
 
+_MATMUL_NAMES = {(2, 2): "MmBackward0", (1, 1): "DotBackward0", (2, 1): "MvBackward0"}  # PyTorch's, by ndims
+
 
 class Matmul(BinaryOp):
     __slots__ = ("ndims",)
@@ -15,8 +17,7 @@ class Matmul(BinaryOp):
     formula_args = ("A", "B")  # matrices
 
     def name(self) -> str:
-        return {(2, 2): "MmBackward0", (1, 1): "DotBackward0", (2, 1): "MvBackward0"}.get(
-            self.ndims, "MmBackward0" if self.ndims[0] == 1 and self.ndims[1] == 2 else "BmmBackward0")
+        return _MATMUL_NAMES.get(self.ndims) or ("MmBackward0" if self.ndims == (1, 2) else "BmmBackward0")
 
     def forward(self, a, b):
         x, y = a._data, b._data

@@ -124,9 +124,12 @@ class Recorder(Journal, Records, Listener):
         data = output._data
         input_ids = []  # a tensor's id, or None (a number: consts says which)
         consts = None
+        ops = self.ops
         for arg, x in enumerate(inputs):  # a loop, not comprehensions: each of those is a call in 3.11
             if x.__class__ in TENSOR_TYPES:
-                input_ids.append(self.tensor_id(x))
+                made_by = x.grad_fn  # tensor_id's commonest case first: a result this trace recorded
+                entry = ops.get(made_by._seq) if made_by is not None else None
+                input_ids.append(entry[1] if entry is not None else self.tensor_id(x))
             else:
                 input_ids.append(None)
                 if x is not None:
@@ -141,7 +144,7 @@ class Recorder(Journal, Records, Listener):
         self.journal_op(op_id, out_id, describe(node), saved, line, self._scope[-1] if self._scope else None,
                         consts, input_ids, data, device, summary_of(data, self.exact))
         self.consumed(op_id, input_ids)
-        self.ops[node._seq] = (op_id, out_id)
+        ops[node._seq] = (op_id, out_id)
 
     def _saved(self, node, inputs, input_ids, data) -> list:
         """What the node keeps for backward, as ``(tensor id, input position)``: an input
@@ -248,7 +251,9 @@ class Recorder(Journal, Records, Listener):
         if hooks.node_hooks and step.grad_output is not None:
             self._retained(node, entry[1])
         cache = self._cache
-        received = None if step.grad_output is None else _array(step.grad_output)
+        received = step.grad_output  # an array; a tensor under create_graph
+        if received.__class__ in TENSOR_TYPES:
+            received = received._data
         grad_output = None if received is None else cache.get(received)
         scalar = received is not None and received.size == 1  # local derivatives are for scalars
         input_ids = self.inputs.get(op_id, ())
@@ -258,7 +263,7 @@ class Recorder(Journal, Records, Listener):
             if grad is None:
                 grads.append((arg, target, None, None, None))
                 continue
-            array = _array(grad)
+            array = grad._data if grad.__class__ in TENSOR_TYPES else grad
             total = None if target is None else self._totals.add(target, array)
             if total is not None:
                 last = target not in input_ids[arg + 1:len(step.grad_inputs)]  # x * x: twice here
