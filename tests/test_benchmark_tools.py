@@ -49,3 +49,21 @@ def test_compare_commits_refuses_to_time_a_copy_of_ag_jupyter_from_elsewhere(tmp
     # a tree without the package: the import would find another copy (or none), never its own
     with pytest.raises((RuntimeError, subprocess.CalledProcessError)):
         compare_commits._time(str(tmp_path), quick=True)
+
+
+def test_bench_tracing_times_the_document_of_a_traced_step(capsys):
+    import bench_tracing
+
+    import ag_jupyter as ag
+
+    x = ag.ones(3, requires_grad=True)
+    steps = []
+
+    def step():
+        (x * 2).sum().backward()
+        x.grad = None
+        steps.append(1)
+
+    cost = bench_tracing.document_cost("tiny", step, 1e-3, rounds=3)
+    assert cost > 0 and len(steps) == 3  # one traced step per round, each with its own trace
+    assert "tiny: building the document (to_dict)" in capsys.readouterr().out
