@@ -76,14 +76,8 @@ class Listener:
         if self.parent is not None:
             self.parent.on_backward_step(step)
 
-    def on_accumulate(self, tensor, grad) -> None:  # once per leaf and pass: written out too
-        if self.grad_accumulated is not None:
-            try:
-                self.grad_accumulated(tensor, grad)
-            except Exception as error:  # noqa: BLE001 - fault() decides
-                self.fault("on_accumulate", error)
-        if self.parent is not None:
-            self.parent.on_accumulate(tensor, grad)
+    def on_accumulate(self, tensor, grad) -> None:
+        self._heard("on_accumulate", self.grad_accumulated, tensor, grad)
 
     def on_backward_end(self, completed) -> None:
         self._heard("on_backward_end", self.backward_ended, completed)

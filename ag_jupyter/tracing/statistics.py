@@ -48,8 +48,8 @@ def preview(grid, step, finite: bool) -> dict:
     Bytes rather than a list of numbers: half the text, and cheap to make.
     ``finite``: every entry of ``grid`` is."""
     values = grid.astype(numpy.float64)
-    kept = values if finite else values[numpy.isfinite(values)]
-    low, high = (float(_lowest(kept.reshape(-1))), float(_highest(kept.reshape(-1)))) if kept.size else (0.0, 0.0)
+    kept = values.reshape(-1) if finite else values[numpy.isfinite(values)]  # 1-D either way
+    low, high = (float(_lowest(kept)), float(_highest(kept))) if kept.size else (0.0, 0.0)
     scale = 254.0 / (high - low) if high > low else 0.0
     if finite and high - low != math.inf:  # (v - lo) * scale lies in [0, 254], give or take a rounding
         codes = numpy.rint((values - low) * scale).astype(numpy.uint8)

@@ -176,14 +176,14 @@ class Large:
             flat = self._count_nonfinite(flat, repeats, xp)  # its finite entries alone
             self.norm = _norm_of_finite(flat, xp, repeats)
         if repeats == 1 and on_host and every_entry:  # flat is the array's entries in order: take them by position
-            index, self.step, sample_index = _places.get(shape) or _plan(shape)
+            index, self.step, sample_index = _places.get(shape) or _plan(shape)  # _plan's look-up, inlined
             grid = self.grid = _copies.taken(flat, index)
             self.sample = grid if sample_index is None else _copies.taken(flat, sample_index)
         else:
             grid, self.step = _grid(array, shape, False)
             self.grid = grid
-            # The preview's entries are a good enough sample when there are many of them.
-            self.sample = grid if grid.size >= SAMPLE // 2 else _kept(flat[:: -(-n // SAMPLE)])
+            few = _plan(shape)[2] is not None  # the preview's entries are too few a sample
+            self.sample = _kept(flat[::_sample_stride(n)]) if few else grid
         if exact:
             self._exact(flat, xp)
 
@@ -238,12 +238,12 @@ def _grid(array, shape, own: bool):
     ``own``: the array is the summary's own copy (else the grid is copied out of it)."""
     ndim = len(shape)
     cols = shape[-1]
-    col_step = -(-cols // PREVIEW)
+    step = _plan(shape)[1]
+    row_step, col_step = step
     if ndim == 1:
-        grid, row_step = array.reshape(1, cols)[:, ::col_step], 1
+        grid = array.reshape(1, cols)[:, ::col_step]
     else:
         rows = math.prod(shape[:-1])
-        row_step = -(-rows // PREVIEW)
         if ndim == 2:
             grid = array[::row_step, ::col_step]
         elif own:
@@ -253,7 +253,7 @@ def _grid(array, shape, own: bool):
             grid = array[tuple(_on_device(i, array) for i in lead) + (slice(None, None, col_step),)]
     if not own:
         grid = _kept(grid)
-    return grid, [row_step, col_step]
+    return grid, step
 
 
 _places: dict = {}  # shape -> _plan(shape), for the shapes seen lately
@@ -262,20 +262,29 @@ _PLANS_KEPT = 256  # at most 16 KiB each
 
 def _plan(shape) -> tuple:
     """Where a large array of ``shape`` keeps its preview and its sample among its flat
-    entries: ``(grid index, [row step, col step], sample index or None)``, the entries
-    ``_grid`` gives and the sample ``Large`` keeps. One ``take`` of a cached index gathers
+    entries: ``(grid index, [row step, col step], sample index or None)``, the strides
+    ``_grid`` takes too and the sample ``Large`` keeps. One ``take`` of a cached index gathers
     them faster than copying a strided view: a view's copy costs microseconds of set-up
     per call, and the gather itself is the same."""
+    plan = _places.get(shape)
+    if plan is not None:
+        return plan
     cols = shape[-1]
     rows = math.prod(shape[:-1])  # leading dimensions fold into rows; a vector is one row
     row_step, col_step = -(-rows // PREVIEW), -(-cols // PREVIEW)
     index = numpy.arange(0, rows, row_step)[:, None] * cols + numpy.arange(0, cols, col_step)
     size = rows * cols
-    sample = None if index.size >= SAMPLE // 2 else numpy.arange(0, size, -(-size // SAMPLE))
+    # the preview's entries are a good enough sample when there are many of them
+    sample = None if index.size >= SAMPLE // 2 else numpy.arange(0, size, _sample_stride(size))
     if len(_places) >= _PLANS_KEPT:
         _places.clear()
     plan = _places[shape] = (index, [row_step, col_step], sample)
     return plan
+
+
+def _sample_stride(size: int) -> int:
+    """Every how many entries the sample of ``size`` takes one: at most ``SAMPLE`` of them."""
+    return -(-size // SAMPLE)
 
 
 def _kept(array):
