@@ -21,14 +21,16 @@ from ..core import TENSOR_TYPES, _wrap
 from ..dtypes import from_numpy
 from .operands import operand
 
+_LEADING = tuple(tuple(range(lead)) for lead in range(8))  # the leading dimensions' numbers, made once
+
 
 def sum_to(F, x, shape: tuple):
     """Undo broadcasting: sum ``x`` down to ``shape``. The one place this happens."""
     if x.shape == shape:
         return x
     lead = len(x.shape) - len(shape)
-    dims = tuple(range(lead))
-    if 1 in shape:  # most broadcasts only add leading dimensions (a bias): no loop for them
+    dims = _LEADING[lead] if lead < len(_LEADING) else tuple(range(lead))
+    if x.shape[lead:] != shape:  # most broadcasts only add leading dimensions (a bias): no loop for them
         dims += tuple(lead + i for i, size in enumerate(shape) if size == 1 and x.shape[lead + i] != 1)
     summed = F.sum(x, dims, False)
     # Only dimensions of size 1 need putting back (a bias's gradient needs none): a reshape
