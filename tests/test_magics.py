@@ -184,6 +184,14 @@ def test_live_refuses_other_backward_calls_before_running_anything(ip, cell, mes
     assert message in captured.stdout + captured.stderr and "a" not in ip.user_ns  # nothing ran
 
 
+def test_live_refuses_a_backward_run_out_of_sight_and_says_so(ip):
+    # a helper from an earlier cell runs backward: no line of this cell shows it, the trace does
+    run(ip, "def finish(t):\n    t.backward()\n")
+    with capture_output() as captured:
+        run(ip, "%%autograd --live\n" + E_CELL + "finish(e)\n", UsageError)
+    assert "already ran it (a .backward() inside a function the cell calls)" in captured.stdout + captured.stderr
+
+
 def test_live_refuses_a_backward_named_twice(ip):
     with capture_output() as captured:
         run(ip, "%%autograd --live --backward a\n" + E_CELL + "e.backward()\n", UsageError)

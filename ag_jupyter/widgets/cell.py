@@ -129,9 +129,10 @@ class AutogradCell:
                 raise UsageError(f"--live steps the backward pass of a scalar, but {name} has shape "
                                  f"{list(root.shape)}: reduce it first ({name}.sum() or {name}.mean()) "
                                  f"or name a scalar with --backward NAME")
-            if self.trace.node_id(root) in _backward_roots(self.trace.to_dict()):
-                raise UsageError("--live runs the backward pass step by step itself: remove the "
-                                 "cell's own .backward() call")
+            if self.trace.node_id(root) in _backward_roots(self.trace):
+                raise UsageError("--live runs the backward pass step by step itself, but the cell's code "
+                                 "already ran it (a .backward() inside a function the cell calls): remove "
+                                 "that call, or drop --live")
             self._live = LiveBackward(self.trace, root)  # made inside the trace: it reports here
         elif self.options.backward:
             self._root().backward()
@@ -190,8 +191,12 @@ def _is_backward_call(statement) -> bool:
         and _calls_backward(statement.value)
 
 
-def _backward_roots(document: dict) -> set:
-    return {root for e in document["events"] if e["type"] == "backward_begin" for root in e["roots"]}
+def _backward_roots(trace) -> set:
+    """The ids of the tensors the cell's own code ran backward from, read from the recorder's
+    events (the document is built once, when the cell ends, not also for this)."""
+    recorder = trace.recorder
+    recorder.drain()
+    return {root for e in recorder.events if e["type"] == "backward_begin" for root in e["roots"]}
 
 
 def _title(cell: str) -> str:
