@@ -53,6 +53,10 @@ SCENARIOS = {
     "two_overlapping_views": lambda lib, x, w: _apply(x * 1, lambda y: y[0:3].mul_(w), keep=lambda y: y[1:4]),
     "base_written_twice": lambda lib, x, w: _apply(x * 1, lambda y: (y.mul_(w), y.add_(1)), keep=lambda y: y.view(2, 2),
                                                    keep_first=True),
+    # PyTorch drops a written value's leading 1s (a (1, 2) row into y[0], of shape (2,)); its
+    # gradient keeps the value's own shape
+    "row_with_leading_one": lambda lib, x, w: _apply((x * 1).reshape(2, 2),
+                                                     lambda y: y.__setitem__(0, (y[1] * w).reshape(1, 2))),
     "column_assign_broadcast": lambda lib, x, w: _apply((x * 1).reshape(2, 2),
                                                         lambda y: y.__setitem__((slice(None), 0), w)),
     "copy_broadcast": lambda lib, x, w: _apply((x * 1).reshape(2, 2), lambda y: y.copy_(lib.tensor([1.0, 2.0]) * w)),

@@ -29,6 +29,8 @@ def sum_to(F, x, shape: tuple):
     if x.shape == shape:
         return x
     lead = len(x.shape) - len(shape)
+    if lead < 0:  # a value written with leading 1s, which PyTorch drops (y[0] = v, v of shape (1, 3))
+        return F.reshape(sum_to(F, x, shape[-lead:]), shape)
     dims = _LEADING[lead] if lead < len(_LEADING) else tuple(range(lead))
     if x.shape[lead:] != shape:  # most broadcasts only add leading dimensions (a bias): no loop for them
         dims += tuple(lead + i for i, size in enumerate(shape) if size == 1 and x.shape[lead + i] != 1)
