@@ -334,7 +334,9 @@ def record(array, exact: bool = False):
     """A summary for the recorder: ``Deferred`` for an array small enough to copy for
     nothing, otherwise ``summarize``'s (a large array cannot be kept, and a broadcast view
     is summarized as it is, its repeated entries counted once)."""
-    if array.size <= SAMPLE and 0 not in getattr(array, "strides", (1,)):
+    # An array that owns its memory (most results) is no broadcast view: its strides, a new
+    # tuple on every read, need not be looked at.
+    if array.size <= SAMPLE and (getattr(array, "base", None) is None or 0 not in array.strides):
         return Deferred(array)
     return summarize(array, exact)
 
