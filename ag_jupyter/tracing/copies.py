@@ -51,14 +51,7 @@ class CopyBlocks:
     def copy(self, array):
         """A copy of ``array`` (a NumPy array of at most ``largest`` entries) that nothing
         else writes to."""
-        size = array.size
-        current = self._current.get(array.dtype)  # _slot's common case, written out: once per op
-        if current is not None and current[1] + size <= current[2]:
-            start = current[1]
-            current[1] = start + size
-            kept = current[0][start:start + size]
-        else:
-            kept = self._slot(array.dtype, size)
+        kept = self._slot(array.dtype, array.size)
         if array.ndim != 1:
             kept = kept.reshape(array.shape)
         kept[...] = array
