@@ -6,14 +6,18 @@ Run from the repository root:
     python benchmarks/compare_commits.py BASE            # a commit against the working tree
     python benchmarks/compare_commits.py BASE OTHER      # two commits
     python benchmarks/compare_commits.py BASE --rounds 8
+    python benchmarks/compare_commits.py HEAD HEAD       # the same code twice: this hour's noise
 
 ``bench_engine.py``'s medians move by up to 0.15 in a ratio from one run to the next on a
 shared machine, more than most single changes gain. Here each process times W1, W2, W2-nn,
 W3 and W5 (``workloads.py``, as the current tree defines them; the step itself, not its
 ratio to NumPy), and W2 and W3 each inside its own ``ag.trace()``, with the fastest of
 several repeats,
-the versions alternate process by process, and the fastest process of each version counts:
-a 2% change shows. A commit is checked out in a temporary git worktree, removed after.
+the versions alternate process by process (which goes first changes every round), and the
+fastest process of each version counts: a 2% change shows in a quiet hour. In a busy one
+the same commit against itself moved by up to 4% (issue 13's ninth round): time ``HEAD
+HEAD`` first, and repeat a comparison before believing it. A commit is checked out in a
+temporary git worktree, removed after.
 """
 from __future__ import annotations
 
@@ -89,30 +93,30 @@ def _time(tree: str, quick: bool) -> dict:
     return result["seconds"]
 
 
-def _worktree(rev: str, into: str) -> str:
-    path = os.path.join(into, rev.replace("/", "_"))
+def _worktree(rev: str, into: str, slot: str) -> str:
+    path = os.path.join(into, slot + "-" + rev.replace("/", "_"))  # a commit against itself gets two
     subprocess.run(["git", "worktree", "add", "--detach", "--force", path, rev], cwd=ROOT, check=True,
                    capture_output=True)
     return path
 
 
 def compare(base: str, other: str | None = None, rounds: int = 5, quick: bool = False) -> dict:
-    """``{workload: (base seconds, other seconds)}``, each the fastest of ``rounds`` processes."""
+    """``{workload: (base seconds, other seconds)}``, each the fastest of ``rounds`` processes.
+    The version timed first changes every round, so neither always runs after the other."""
     with tempfile.TemporaryDirectory() as scratch:
-        trees = {base: _worktree(base, scratch), other or "working tree": _worktree(other, scratch)
-                 if other else ROOT}
+        trees = [_worktree(base, scratch, "base"), _worktree(other, scratch, "other") if other else ROOT]
         try:
-            best: dict = {label: {} for label in trees}
-            for _ in range(rounds):
-                for label, tree in trees.items():
-                    for name, seconds in _time(tree, quick).items():
-                        best[label][name] = min(best[label].get(name, seconds), seconds)
+            best: list = [{}, {}]
+            for round_number in range(rounds):
+                for side in ((0, 1) if round_number % 2 == 0 else (1, 0)):
+                    for name, seconds in _time(trees[side], quick).items():
+                        best[side][name] = min(best[side].get(name, seconds), seconds)
         finally:
-            for tree in trees.values():
+            for tree in trees:
                 if tree != ROOT:
                     subprocess.run(["git", "worktree", "remove", "--force", tree], cwd=ROOT,
                                    capture_output=True)
-    first, second = best.values()
+    first, second = best
     return {name: (first[name], second[name]) for name in first}
 
 

@@ -43,6 +43,23 @@ def test_compare_commits_times_both_versions_and_removes_its_worktree():
     assert worktrees() == before
 
 
+def test_compare_commits_times_a_commit_against_itself_taking_turns_at_going_first(monkeypatch):
+    import compare_commits
+
+    order = []
+
+    def fake_time(tree, quick):
+        order.append(tree)
+        return {"W1": 1.0 + len(order)}  # later processes slower: each side keeps its fastest
+    monkeypatch.setattr(compare_commits, "_time", fake_time)
+    results = compare_commits.compare("HEAD", "HEAD", rounds=3)
+    base, other = order[0], order[1]
+    assert base != other and os.path.basename(base).startswith("base-")  # two worktrees of one commit
+    assert order == [base, other, other, base, base, other]
+    assert results == {"W1": (2.0, 3.0)}
+    assert not os.path.exists(base) and not os.path.exists(other)
+
+
 def test_compare_commits_refuses_to_time_a_copy_of_ag_jupyter_from_elsewhere(tmp_path):
     import compare_commits
 
