@@ -243,3 +243,15 @@ def test_each_node_has_the_line_that_made_it_even_in_a_long_cell():
     assert {m["line"]["file"] for m in muls} == {"<long cell>"}
     assert node(doc, "t0")["line"]["lineno"] == 1
     assert [n["line"]["lineno"] for n in ops(doc) if n["op"] == "AddBackward0"] == [302]
+
+
+def test_ran_backward_from_names_only_the_roots_of_recorded_passes():
+    with ag.trace() as tr:
+        x = ag.tensor([1.0, 2.0], requires_grad=True)
+        y = x * 3
+        loss = y.sum()
+        other = (x * 2).sum()
+        loss.backward()
+    stranger = (x * 5).sum()
+    assert tr.ran_backward_from(loss)
+    assert not tr.ran_backward_from(other) and not tr.ran_backward_from(y) and not tr.ran_backward_from(stranger)

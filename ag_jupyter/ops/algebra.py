@@ -21,8 +21,6 @@ from ..core import TENSOR_TYPES, _wrap
 from ..dtypes import from_numpy
 from .operands import operand
 
-_LEADING = tuple(tuple(range(lead)) for lead in range(8))  # the leading dimensions' numbers, made once
-
 
 def sum_to(F, x, shape: tuple):
     """Undo broadcasting: sum ``x`` down to ``shape``. The one place this happens."""
@@ -31,7 +29,7 @@ def sum_to(F, x, shape: tuple):
     lead = len(x.shape) - len(shape)
     if lead < 0:  # a value written with leading 1s, which PyTorch drops (y[0] = v, v of shape (1, 3))
         return F.reshape(sum_to(F, x, shape[-lead:]), shape)
-    dims = _LEADING[lead] if lead < len(_LEADING) else tuple(range(lead))
+    dims = tuple(range(lead))
     if x.shape[lead:] != shape:  # most broadcasts only add leading dimensions (a bias): no loop for them
         dims += tuple(lead + i for i, size in enumerate(shape) if size == 1 and x.shape[lead + i] != 1)
     summed = F.sum(x, dims, False)

@@ -81,6 +81,14 @@ class trace:  # noqa: N801 - a context manager named like the function users cal
         entry = rec.ops.get(fn._seq)
         return entry[1] if entry is not None else None
 
+    def ran_backward_from(self, tensor) -> bool:
+        """Whether a backward pass recorded in this trace started from ``tensor``."""
+        node_id = self.node_id(tensor)
+        rec = self.recorder
+        rec.drain()
+        return node_id is not None and any(e["type"] == "backward_begin" and node_id in e["roots"]
+                                           for e in rec.events)
+
     def set_label(self, node_id: str, label: str) -> None:
         """Name a node (its ``label`` in this and every later ``to_dict()``)."""
         self.recorder.drain()

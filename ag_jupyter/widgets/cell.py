@@ -129,7 +129,7 @@ class AutogradCell:
                 raise UsageError(f"--live steps the backward pass of a scalar, but {name} has shape "
                                  f"{list(root.shape)}: reduce it first ({name}.sum() or {name}.mean()) "
                                  f"or name a scalar with --backward NAME")
-            if self.trace.node_id(root) in _backward_roots(self.trace):
+            if self.trace.ran_backward_from(root):
                 raise UsageError("--live runs the backward pass step by step itself, but the cell's code "
                                  "already ran it (a .backward() inside a function the cell calls): remove "
                                  "that call, or drop --live")
@@ -189,14 +189,6 @@ def _calls_backward(call: ast.Call) -> bool:
 def _is_backward_call(statement) -> bool:
     return isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Call) \
         and _calls_backward(statement.value)
-
-
-def _backward_roots(trace) -> set:
-    """The ids of the tensors the cell's own code ran backward from, read from the recorder's
-    events (the document is built once, when the cell ends, not also for this)."""
-    recorder = trace.recorder
-    recorder.drain()
-    return {root for e in recorder.events if e["type"] == "backward_begin" for root in e["roots"]}
 
 
 def _title(cell: str) -> str:
