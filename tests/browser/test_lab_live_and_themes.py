@@ -110,3 +110,27 @@ def test_live_mode_from_the_buttons_and_readable_labels_in_both_themes(lab, page
     page.screenshot(path=str(ARTIFACTS / "theme-dark.png"), full_page=True)
     live.screenshot(path=str(ARTIFACTS / "theme-dark-widget.png"))
     assert [e for e in page.console_errors if "Failed to load resource" not in e] == []
+
+
+HIDDEN_BACKWARD = [
+    "%load_ext ag_jupyter\nimport ag_jupyter as ag",
+    "def finish(t):\n    t.backward()",
+    "%%autograd --live\nx = ag.tensor(3.0, requires_grad=True)\ny = x * x\nfinish(y)",
+]
+REFUSAL = "already ran it (a .backward() inside a function the cell calls)"
+
+
+def test_live_refuses_a_backward_run_inside_a_helper_and_says_so_on_screen(lab, page):
+    root, base, token = lab
+    write_notebook(root / "hidden_backward.ipynb", HIDDEN_BACKWARD)
+    open_notebook(page, base, token, "hidden_backward.ipynb")
+    page.locator(".lm-MenuBar-itemLabel", has_text="Run").first.click()  # Run > Run All Cells, as a learner
+    page.locator(".lm-Menu-itemLabel").get_by_text("Run All Cells", exact=True).click()
+    output = page.locator(".jp-Notebook .jp-Cell").nth(2).locator(".jp-OutputArea")
+    output.get_by_text(REFUSAL, exact=False).wait_for(timeout=60_000)
+    text = output.inner_text()
+    assert "UsageError" in text and "drop --live" in text
+    assert output.locator(".ag-graph").count() == 0  # refused: no half-stepped widget
+    box = output.get_by_text(REFUSAL, exact=False).bounding_box()
+    assert box is not None and box["width"] > 0 and box["height"] > 0
+    page.screenshot(path=str(ARTIFACTS / "live-refusal-lab.png"), full_page=True)

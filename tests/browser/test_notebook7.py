@@ -69,3 +69,17 @@ def test_notebook7_draws_and_steps(server, page, name):
     # Notebook 7.6 itself sometimes throws "Cannot read properties of undefined (reading
     # 'schema')" from notebook_core.js while it loads settings on a fresh server: not ours
     assert [e for e in page.console_errors if e not in page.foreign_errors] == []
+
+
+def test_notebook7_shows_why_live_refuses_a_hidden_backward(server, page):
+    from test_lab_live_and_themes import HIDDEN_BACKWARD, REFUSAL
+
+    root, base, token = server
+    write_notebook(root / "hidden_backward.ipynb", HIDDEN_BACKWARD)
+    open_and_run(page, base, token, "hidden_backward.ipynb", widgets=0)
+    output = page.locator(".jp-Notebook .jp-Cell").nth(2).locator(".jp-OutputArea")
+    output.get_by_text(REFUSAL, exact=False).wait_for(timeout=60_000)
+    text = output.inner_text()
+    assert "UsageError" in text and "drop --live" in text
+    assert output.locator(".ag-graph").count() == 0
+    page.screenshot(path=str(ARTIFACTS / "live-refusal-notebook7.png"), full_page=True)
