@@ -25,12 +25,18 @@ keeps every value costs.
 
 Every contender of a table runs in turn within each repeat (a slow spell of the machine
 hits all alike); figures are medians. The last table gathers the ratios of the issue's
-targets. Workloads are in ``workloads.py``.
+targets, each the median of the per-repeat ratios (both timed side by side) with a 95%
+interval for it, and says "met" or "NOT met" only when the whole interval is on one side
+of the target (a verdict read off one median flipped from run to run). The interval is
+this run's; the machine's hour moves a ratio more (up to 0.15 between runs): a target is
+met when runs at different hours say so, and ``compare_commits.py`` compares two versions.
+Workloads are in ``workloads.py``.
 """
 from __future__ import annotations
 
 import argparse
 import os
+import statistics
 import sys
 
 # PyTorch's OpenMP threads spin for a while after each op; a contender timed right after
@@ -44,7 +50,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from floor_tracer import floor_traced  # noqa: E402
-from timing import measure, optional_torch, table  # noqa: E402
+from timing import measure_repeats, optional_torch, paired_ratio, table, verdict  # noqa: E402
 from workloads import W1_CHAIN, W3_CHAIN, chain_contenders, matmul_contenders, micrograd_contenders, mlp_contenders  # noqa: E402
 
 import ag_jupyter as ag  # noqa: E402
@@ -115,44 +121,48 @@ def main(argv=None) -> dict:
     print(f"NumPy BLAS: {blas_description()}")
     if torch is not None:
         print(f"PyTorch threads: {torch.get_num_threads()}")
-    ratios = {}
+    ratios = {}  # target row -> (median, low, high) of the per-repeat ratios
 
     def run(title, contenders, times, reference="raw NumPy", **options):
-        medians = measure(contenders, repeats=repeats, number=times)
-        print(table(title, medians, reference=reference, **options))
-        return medians
+        samples = measure_repeats(contenders, repeats=repeats, number=times)
+        print(table(title, {name: statistics.median(values) for name, values in samples.items()},
+                    reference=reference, **options))
+        return samples
 
     m = run("W1  20 elementwise ops on 4 elements, forward+backward", chain_contenders(*W1_CHAIN, torch), 200,
             unit="µs/op", scale=1e6, per=20, target="ag_jupyter <= 3x raw NumPy")
-    ratios["W1 per op / NumPy"] = m["ag_jupyter"] / m["raw NumPy"]
+    ratios["W1 per op / NumPy"] = paired_ratio(m, "ag_jupyter", "raw NumPy")
     w2 = mlp_contenders(torch=torch)
     m = run("W2  MLP train step (256x784 -> 256 -> 128 -> 10), log_softmax + NLL", w2, 3,
             target="ag_jupyter <= 1.05x raw NumPy")
-    ratios["W2 MLP step / NumPy"] = m["ag_jupyter"] / m["raw NumPy"]
+    ratios["W2 MLP step / NumPy"] = paired_ratio(m, "ag_jupyter", "raw NumPy")
     m = run("W2-nn  the same step with nn.Linear, F.cross_entropy, optim.SGD",
             mlp_contenders(torch=torch, nn=True), 3, target="ag_jupyter <= 1.05x raw NumPy")
-    ratios["W2-nn MLP step / NumPy"] = m["ag_jupyter"] / m["raw NumPy"]
+    ratios["W2-nn MLP step / NumPy"] = paired_ratio(m, "ag_jupyter", "raw NumPy")
     w3 = chain_contenders(*W3_CHAIN, torch)
     m = run("W3  500 elementwise ops on 1,000 elements, forward+backward", w3, 3,
             target="ag_jupyter <= 2x raw NumPy")
-    ratios["W3 500-op chain / NumPy"] = m["ag_jupyter"] / m["raw NumPy"]
+    ratios["W3 500-op chain / NumPy"] = paired_ratio(m, "ag_jupyter", "raw NumPy")
     run("W4  1024x1024 matmul, forward+backward", matmul_contenders(torch=torch), 1,
         target="ag_jupyter <= 1.05x raw NumPy")
     m = run("W5  micrograd's 2-16-16-1 tanh MLP, 100 points as one batch, train step",
             micrograd_contenders(torch=torch), 20, target="ag_jupyter <= 2x raw NumPy")
-    ratios["W5 micrograd MLP / NumPy"] = m["ag_jupyter"] / m["raw NumPy"]
+    ratios["W5 micrograd MLP / NumPy"] = paired_ratio(m, "ag_jupyter", "raw NumPy")
     for name, workload, times in (("W2", w2, 3), ("W3", w3, 3)):
         m = run(f"Tracing, {name}: each step inside its own ag.trace()",
                 {"off": workload["ag_jupyter"], "traced": traced(workload["ag_jupyter"]),
                  "floor tracer": floor_traced(workload["ag_jupyter"])}, times,
                 reference="off", target=f"traced <= {TARGETS[f'tracing on / off, {name}']}x off")
-        ratios[f"tracing on / off, {name}"] = m["traced"] / m["off"]
+        ratios[f"tracing on / off, {name}"] = paired_ratio(m, "traced", "off")
 
-    print(f"\n{'target (ag_jupyter)':<28}{'ratio':>8}{'target':>9}")
-    for row, ratio in ratios.items():
-        met = "met" if ratio <= TARGETS[row] else "NOT met"
-        print(f"{row:<28}{ratio:>8.2f}{'<= ' + format(TARGETS[row], 'g'):>9}  {met}")
-    return ratios
+    print(f"\nThe targets: the median of the {repeats} per-repeat ratios (each repeat times both side by "
+          f"side)\nand a 95% interval for it; \"within noise\" when the interval holds the target.")
+    print(f"{'target (ag_jupyter)':<28}{'ratio':>8}{'95% interval':>16}{'target':>9}")
+    for row, (ratio, low, high) in ratios.items():
+        interval = f"{low:.2f}-{high:.2f}"
+        print(f"{row:<28}{ratio:>8.2f}{interval:>16}{'<= ' + format(TARGETS[row], 'g'):>9}  "
+              f"{verdict(low, high, TARGETS[row])}")
+    return {row: ratio for row, (ratio, _low, _high) in ratios.items()}
 
 
 if __name__ == "__main__":

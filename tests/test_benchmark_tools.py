@@ -84,3 +84,26 @@ def test_bench_tracing_times_the_document_of_a_traced_step(capsys):
     cost = bench_tracing.document_cost("tiny", step, 1e-3, rounds=3)
     assert cost > 0 and len(steps) == 3  # one traced step per round, each with its own trace
     assert "tiny: building the document (to_dict)" in capsys.readouterr().out
+
+
+def test_the_interval_of_a_median_is_the_sign_tests_order_statistics():
+    from timing import median_interval
+
+    # 21 values: P(Binomial(21, 1/2) <= 5) = 0.013 and P(<= 6) = 0.039, so at 95% the
+    # interval runs from the 6th smallest to the 6th largest (ranks 6 and 16)
+    values = [float(v) for v in range(21, 0, -1)]
+    assert median_interval(values) == (11.0, 6.0, 16.0)
+    # 5 values cannot reach 95% (P(all 5 on one side) = 0.031 > 0.025): the whole range
+    assert median_interval([5.0, 1.0, 3.0, 2.0, 4.0]) == (3.0, 1.0, 5.0)
+    assert median_interval([1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0, 10.0], 0.5)[1:] == (4.0, 7.0)
+
+
+def test_a_target_is_met_or_missed_only_when_the_whole_interval_says_so():
+    from timing import paired_ratio, verdict
+
+    samples = {"ours": [2.0, 4.2, 2.1, 4.0, 2.0, 4.1], "reference": [1.0, 2.0, 1.0, 2.0, 1.0, 2.0]}
+    ratio, low, high = paired_ratio(samples, "ours", "reference")  # repeat by repeat: 2.0 .. 2.1
+    assert (low, high) == (2.0, 2.1) and 2.0 <= ratio <= 2.1
+    assert verdict(low, high, 2.1) == "met"
+    assert verdict(low, high, 2.05) == "within noise"
+    assert verdict(low, high, 1.99) == "NOT met"

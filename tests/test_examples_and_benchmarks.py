@@ -122,6 +122,7 @@ def test_the_engine_benchmark_prints_every_target_row(capsys, monkeypatch):
     for row in bench_engine.TARGETS:
         assert row in out
     assert out.count("Python floor") == 3 and out.count("floor tracer") == 2
+    assert "95% interval" in out and out.count(" <= ") >= len(bench_engine.TARGETS)
 
 
 def test_the_floor_tracer_keeps_each_value_as_it_was():
