@@ -139,3 +139,37 @@ def test_ties_split_the_gradient_as_torch_does(name):
         grads.append((a.grad.detach().numpy(), b.grad.detach().numpy()))
     for ours, theirs in zip(*grads):
         np.testing.assert_array_equal(ours, theirs)
+
+
+def _overwritten(lib, x, how):
+    y = x * 1
+    getattr(y, how)(*([lib.tensor([9.0, 9.0, 9.0, 9.0], dtype=x.dtype)] if how == "copy_" else []))
+    return y
+
+
+SELECTING = {  # each op passes the gradient on to some entries and none to the rest
+    "relu": lambda lib, x: x.relu(), "clamp": lambda lib, x: x.clamp(-1, 1),
+    "maximum": lambda lib, x: lib.maximum(x, lib.zeros_like(x)),
+    "minimum": lambda lib, x: lib.minimum(x, lib.zeros_like(x)),
+    "where": lambda lib, x: lib.where(x > 0, x, x * 2), "max": lambda lib, x: x.max().expand(4),
+    "min": lambda lib, x: x.min().expand(4), "max_dim": lambda lib, x: x.reshape(2, 2).max(1)[0],
+    "copy_": lambda lib, x: _overwritten(lib, x, "copy_"), "zero_": lambda lib, x: _overwritten(lib, x, "zero_"),
+}
+
+
+@pytest.mark.parametrize("create_graph", [False, True])
+@pytest.mark.parametrize("name", list(SELECTING))
+def test_an_inf_or_nan_gradient_reaches_only_the_entries_an_op_selected(name, create_graph):
+    # A product with a 0/1 mask would turn inf into NaN (inf * 0) where PyTorch, which
+    # selects, gives 0: sqrt(relu(x)) at x <= 0 sends relu an inf gradient. NumPy's
+    # warning about that product must not reach the learner's cell either.
+    grads = []
+    for lib in (torch, ag):
+        x = lib.tensor([-2.0, 3.0, 0.5, -0.5], requires_grad=True)
+        y = SELECTING[name](lib, x)
+        upstream = lib.tensor([float("inf"), float("nan"), float("-inf"), 2.0])[:y.numel()]
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            (grad,) = lib.autograd.grad(y, x, upstream, create_graph=create_graph)
+        grads.append(grad.detach().numpy())
+    np.testing.assert_array_equal(grads[1], grads[0])

@@ -333,8 +333,8 @@ class Maximum(Binary):
     def local(self, F, grad):
         a, b = _compared(F, self, grad)
         # PyTorch: ties share, the smaller gets 0, and a NaN (neither smaller) gets it all
-        half_ties = (a == b) * -0.5
-        return grad * (~(a < b) * 1.0 + half_ties), grad * (~(b < a) * 1.0 + half_ties)
+        shared = F.where(a == b, grad * 0.5, grad)
+        return F.masked(shared, ~(a < b)), F.masked(shared, ~(b < a))
 
 
 class Minimum(Binary):
@@ -347,8 +347,8 @@ class Minimum(Binary):
 
     def local(self, F, grad):
         a, b = _compared(F, self, grad)
-        half_ties = (a == b) * -0.5
-        return grad * (~(a > b) * 1.0 + half_ties), grad * (~(b > a) * 1.0 + half_ties)
+        shared = F.where(a == b, grad * 0.5, grad)
+        return F.masked(shared, ~(a > b)), F.masked(shared, ~(b > a))
 
 
 class Where(Binary):
@@ -381,5 +381,4 @@ class Where(Binary):
 
     def local(self, F, grad):
         cond = F.constant(self.condition)
-        zero = grad * 0
-        return F.where(cond, grad, zero), F.where(cond, zero, grad)
+        return F.masked(grad, cond), F.masked(grad, ~cond)

@@ -103,7 +103,7 @@ class Max(Reduction):
     def backward(self, F, grad):
         a, out = F.value(self.saved[0]), F.output(self)
         hits = (a == out) | ((a != a) & (out != out))  # a NaN result: the NaNs share the gradient
-        return (self.spread(F, grad) * hits / float(hits.sum()),)
+        return (F.masked(self.spread(F, grad), hits) / float(hits.sum()),)
 
 
 class Min(Max):
@@ -139,7 +139,7 @@ class MaxAlongDim(Reduction):
         return values if keepdim else values.squeeze(axis)
 
     def backward(self, F, grad):
-        return (self.spread(F, grad) * F.constant(self.picked),)
+        return (F.masked(self.spread(F, grad), F.constant(self.picked)),)
 
 
 class MinAlongDim(MaxAlongDim):

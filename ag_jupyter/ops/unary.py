@@ -171,7 +171,7 @@ class Relu(UnaryOnOutput):
     def backward(self, F, grad):
         # The output is max(a, 0): positive, 0 or NaN. ``!= 0`` keeps the positive entries
         # and lets a NaN pass its gradient, as in PyTorch, in one pass over the output.
-        return (grad * (F.output(self) != 0),)
+        return (F.masked(grad, F.output(self) != 0),)
 
 
 class Clamp(Op):
@@ -194,4 +194,4 @@ class Clamp(Op):
         if self.high is not None:
             below = a <= self.high
             inside = below if inside is None else inside * below
-        return (grad * inside,)
+        return (F.masked(grad, inside),)

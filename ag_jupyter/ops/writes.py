@@ -60,7 +60,7 @@ class Copy(Op):
 
     def backward(self, F, grad):
         follow_dst, follow_src = self._next
-        return (grad * 0 if follow_dst is not None else None,
+        return (F.zeros_like(grad) if follow_dst is not None else None,
                 sum_to(F, grad, self.src_shape) if follow_src is not None else None)
 
 
@@ -76,4 +76,4 @@ class Fill(Op):
         return array_module(a._data).full_like(a._data, value)
 
     def backward(self, F, grad):
-        return (grad * 0,)
+        return (F.zeros_like(grad),)
