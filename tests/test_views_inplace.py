@@ -374,3 +374,16 @@ def test_an_update_operator_under_no_grad_bumps_the_version_backward_checks():
             loss.backward()
         outcomes.append(w.tolist())
     assert outcomes[0] == outcomes[1] == [0.5, 1.5]
+
+
+def test_a_0d_integer_tensor_indexes_as_the_int_it_holds_and_writes_reach_the_base():
+    results = []
+    for lib in (torch, ag):
+        y = lib.zeros(3, 2)
+        row = y[lib.tensor(1)]
+        row.fill_(5.0)
+        y[lib.tensor(2)].add_(7.0)
+        x = lib.arange(6.0).reshape(3, 2).requires_grad_()
+        (x[lib.tensor(-1), lib.tensor(0)] * 3).backward()
+        results.append((y.tolist(), row._base is y, x.grad.tolist(), x[lib.tensor(True)].shape))
+    assert results[1] == results[0]

@@ -76,6 +76,8 @@ def _root_gradient(index: int, root, gradient, create_graph: bool):
             f"Mismatch in shape: grad_output[{index}] has a shape of {gradient.shape} and "
             f"output[{index}] has a shape of {root.shape}."
         )
+    if gradient._data.dtype != root._data.dtype:  # PyTorch's engine casts it to the output's dtype
+        gradient = gradient.to(root.dtype)
     return gradient if create_graph else gradient._data
 
 

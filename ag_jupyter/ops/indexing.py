@@ -16,7 +16,12 @@ def array_key(key):
 
 def _part(k):
     if k.__class__ in TENSOR_TYPES:
-        return k._data
+        data = k._data
+        if data.ndim == 0 and data.dtype.kind in "iu":
+            # PyTorch takes a 0-d integer tensor as the int it holds: x[i] is a view, and a
+            # write through it reaches x (NumPy would copy for a 0-d array)
+            return int(data)
+        return data
     if isinstance(k, list):
         import numpy
 

@@ -1,6 +1,7 @@
 """Reductions: sum, mean, max/min (whole and along a dim), var, std, norm."""
 from __future__ import annotations
 
+import math
 from collections import namedtuple
 
 import numpy
@@ -75,7 +76,8 @@ class Mean(Reduction):
     def backward(self, F, grad):
         spread = self.spread(F, grad)
         # the count as operand's 0-d array: NumPy promotes a Python int again on every call
-        return (spread / F.operand(_divisor(reduced_count(self.in_shape, self.dims)), spread),)
+        # (an empty input's gradient is empty: any divisor will do)
+        return (spread / F.operand(reduced_count(self.in_shape, self.dims) or 1, spread),)
 
 
 class Max(Reduction):
@@ -171,7 +173,7 @@ class Var(Reduction):
 
     def backward(self, F, grad):
         n = reduced_count(self.in_shape, self.dims) - self.correction
-        return (self.spread(F, grad) * self.centered(F) * (2.0 / _divisor(n)),)
+        return (self.spread(F, grad) * self.centered(F) * (2.0 * _reciprocal(n)),)
 
 
 class Std(Var):
@@ -192,7 +194,7 @@ class Std(Var):
             out = F.reshape(out, kept_shape(self.in_shape, self.dims))
         # Constant data has std 0: PyTorch's gradient there is 0, not 0/0.
         safe = F.where(out == 0, out * 0 + 1, out)
-        return (self.spread(F, grad) * self.centered(F) / (safe * _divisor(n)),)
+        return (self.spread(F, grad) * self.centered(F) * _reciprocal(n) / safe,)
 
 
 class Norm(Reduction):
@@ -222,10 +224,11 @@ class Norm(Reduction):
         return (self.spread(F, grad) * a / safe,)
 
 
-def _divisor(count: int):
-    """A count to divide by: no elements (or no degrees of freedom) gives inf or NaN, as
-    in PyTorch, rather than Python's ZeroDivisionError."""
-    return count if count > 0 else numpy.float64(count)
+def _reciprocal(count: int) -> float:
+    """``1 / count`` as a Python float, which leaves a float32 gradient float32 (a NumPy
+    float64 would not): inf when there are no degrees of freedom left (PyTorch divides by
+    ``max(0, n - correction)``), rather than Python's ZeroDivisionError."""
+    return 1.0 / count if count > 0 else math.inf
 
 
 # ----- the functions users call ----------------------------------------------------
