@@ -59,9 +59,19 @@ class TensorInPlace:
         return inplace(self, Copy, src)
 
     def fill_(self, value):
-        from .ops.writes import Fill
+        from .ops.writes import Fill, FillFromTensor
 
-        return inplace(self, Fill, value.item() if value.__class__ in TENSOR_TYPES else value)
+        if value.__class__ not in TENSOR_TYPES:
+            return inplace(self, Fill, value)
+        if value.ndim != 0:
+            raise RuntimeError(f"fill_ only supports 0-dimension value tensor but got tensor with "
+                               f"{value.ndim} dimensions (shape {list(value.shape)}).")
+        if state.grad_enabled and value._requires_grad:  # v's gradient is the sum of the filled entries'
+            if self._data.dtype.kind != "f":  # PyTorch records it, then refuses the next op on it
+                raise RuntimeError(f"fill_: a {self.dtype.name} tensor cannot carry the gradient of a value "
+                                   f"that requires grad; fill it with value.detach() instead")
+            return inplace(self, FillFromTensor, value)
+        return inplace(self, Fill, value.item())
 
     def zero_(self):
         return self.fill_(0)

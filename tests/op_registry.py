@@ -186,6 +186,17 @@ def _run_fill(m, base):
     return out * base
 
 
+def _fill_with_tensor(data):
+    shape = data.draw(hnp.array_shapes(min_dims=1, max_dims=2, min_side=1, max_side=4))
+    return [data.draw(values(shape)), data.draw(values(()))], {}
+
+
+def _run_fill_with_tensor(m, base, value):
+    out = base * 1
+    out.fill_(value)  # a 0-d tensor: it gets the sum of the gradient
+    return out * base
+
+
 def reduced(method: str):
     """``a.METHOD()`` over everything, or ``a.METHOD(dim, keepdim=...)``."""
     def run(m, a, dim, keepdim):
@@ -253,6 +264,7 @@ CASES = [
     Case("setitem", _setitem, _run_setitem, ("SetIndex",)),
     Case("copy_", _setitem, _run_copy, ("Copy",)),
     Case("fill_", unary(), _run_fill, ("Fill",)),
+    Case("fill_tensor", _fill_with_tensor, _run_fill_with_tensor, ("FillFromTensor",)),
 ]
 
 def _linear(data):

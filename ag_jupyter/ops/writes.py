@@ -64,6 +64,15 @@ class Copy(Op):
                 sum_to(F, grad, self.src_shape) if follow_src is not None else None)
 
 
+class FillFromTensor(Copy):
+    """``a.fill_(b)`` with a 0-d tensor ``b``: ``b`` gets the sum of the gradient, as in PyTorch."""
+
+    __slots__ = ()
+    node_name = "FillBackward3"
+    symbol = "fill"
+    formula = r"\frac{\partial u}{\partial a} = 0,\quad \frac{\partial u_i}{\partial b} = 1"
+
+
 class Fill(Op):
     """``zero_()`` / ``fill_(v)`` on a tensor in a graph: the old values get no gradient."""
 
