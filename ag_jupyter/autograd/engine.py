@@ -113,6 +113,28 @@ def _graph(starts):
     return nodes, leaf_counts
 
 
+def _pruned(order, only, captured):
+    """With inputs named (``backward(inputs=...)``'s ids in ``only``, ``autograd.grad``'s leaves
+    and nodes in ``captured``), the nodes backward visits, as PyTorch's engine: those on a
+    path to one of them (``leads``, which run), and the inputs' own nodes, which only give up
+    the gradient they receive. The others do not run and keep what they saved: another
+    backward through them still works."""
+    captured = captured or {}
+    leads = set()
+    for node in reversed(order):  # oldest first: a node comes after the nodes it links to
+        for follow in node._next:
+            if follow is None:
+                continue
+            if follow.__class__ in TENSOR_TYPES:
+                wanted = follow in captured or (only is not None and id(follow) in only)
+            else:
+                wanted = follow in leads or follow in captured
+            if wanted:
+                leads.add(node)
+                break
+    return [n for n in order if n in leads or n in captured], leads
+
+
 def _check_versions(node) -> None:
     saved = [t._data for t in node.saved if t.__class__ in TENSOR_TYPES]
     owners = [(t.grad_fn.name() if t.grad_fn is not None else None) for t in node.saved
@@ -151,6 +173,9 @@ def steps(roots, gradients, retain_graph=None, create_graph=False, inputs=None, 
         shared.add(key)
     only = None if inputs is None else {id(t) for t in inputs}
     order, leaf_counts = _graph(buffers)
+    leads = None
+    if only is not None or captured is not None:
+        order, leads = _pruned(order, only, captured)
     listener = state.listener
     if listener is not None:
         listener.on_backward_begin(roots)
@@ -177,6 +202,8 @@ def steps(roots, gradients, retain_graph=None, create_graph=False, inputs=None, 
                     grad_output = hooks.run(node_hooks[id(node)], grad_output, wrap_grad, F.from_tensor)
                 if captured is not None and node in captured:
                     captured[node] = grad_output
+                    if node not in leads:
+                        continue  # its gradient was wanted, not what it sends to its inputs
                 if node.saved is None:
                     raise RuntimeError(_freed_message(node))
                 if node._versions != versions.clock:
