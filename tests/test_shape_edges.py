@@ -28,6 +28,11 @@ SHAPE_CASES = {
     "T_1d": lambda lib: lib.ones(3).T,
     "mT_like_permute_neg": lambda lib: lib.ones(2, 3).permute(-1, 0),
     "index_oob": lambda lib: lib.ones(3)[5],
+    "flatten_start_after_end": lambda lib: lib.ones(2, 2).flatten(1, 0),
+    "flatten_start_after_end_3d": lambda lib: lib.ones(2, 3, 4).flatten(-1, 0),
+    "flatten_1d_dim_out": lambda lib: lib.ones(3).flatten(1),
+    "flatten_one_dim": lambda lib: lib.ones(2, 3).flatten(1, 1),
+    "flatten_0d_dims": lambda lib: lib.tensor(1.).flatten(0, -1),
     "index_neg": lambda lib: lib.arange(3.)[-1],
     "index_bool_tensor": lambda lib: lib.arange(3.)[lib.tensor([True, False, True])],
     "index_tensor_0d": lambda lib: lib.arange(3.)[lib.tensor(1)],
@@ -74,3 +79,4 @@ def test_shape_edge_matches_torch(name):
     else:
         assert expected[:2] == got[:2]
         np.testing.assert_allclose(got[2], expected[2], rtol=1e-6, equal_nan=True)
+

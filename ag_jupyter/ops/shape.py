@@ -272,11 +272,14 @@ def reshape(input, *shape):
 
 def flatten(input, start_dim=0, end_dim=-1):
     shape = input.shape
+    start, end = normalize_dim(start_dim, len(shape)), normalize_dim(end_dim, len(shape))
+    if start > end:
+        raise RuntimeError("flatten() has invalid args: start_dim cannot come after end_dim "
+                           f"(start_dim={start_dim}, end_dim={end_dim} of a tensor of shape {list(shape)})")
     if not shape:
         return Reshape.apply(input, (1,))
-    if len(shape) == 1:
-        return input  # already flat: PyTorch returns the tensor itself
-    start, end = normalize_dim(start_dim, len(shape)), normalize_dim(end_dim, len(shape))
+    if start == end:
+        return input  # nothing to merge: PyTorch returns the tensor itself
     size = 1
     for s in shape[start:end + 1]:
         size *= s
