@@ -92,9 +92,13 @@ class TensorInPlace:
     __imul__, __itruediv__ = update_operator(Mul), update_operator(Div)
 
     def __setitem__(self, key, value):
-        from .ops.indexing import _is_basic, array_key
+        from .ops.indexing import Index, _is_basic, array_key, ints_first
         from .ops.writes import SetIndex
 
+        split = ints_first(key)
+        if split is not None:  # PyTorch's order: the ints select a view, the arrays index it
+            Index.apply(self, split[0])[split[1]] = value
+            return
         # PyTorch checks the written elements (a basic index) or the whole tensor (an
         # advanced one) against the value's memory.
         basic = _is_basic(key) and hasattr(self._data, "strides")

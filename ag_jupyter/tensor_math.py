@@ -51,6 +51,8 @@ class TensorMath:
         return elementwise.Abs.apply(self)
 
     def __getitem__(self, key):
+        if key.__class__ is tuple:  # ints beside index arrays: PyTorch's order (indexing.ints_first)
+            return indexing.index(self, key)
         return indexing.Index.apply(self, key)
 
     # ----- elementwise --------------------------------------------------------------

@@ -80,3 +80,29 @@ def test_shape_edge_matches_torch(name):
         assert expected[:2] == got[:2]
         np.testing.assert_allclose(got[2], expected[2], rtol=1e-6, equal_nan=True)
 
+
+
+MIXED_KEYS = {  # ints beside index arrays: PyTorch selects with the ints first
+    "int_slice_list": lambda lib: (0, slice(None), [1, 2]),
+    "int_none_list": lambda lib: (1, None, [0, 2]),
+    "list_slice_int": lambda lib: ([1, 0], slice(1, 3), 2),
+    "ellipsis_int_tensor": lambda lib: (Ellipsis, 1, lib.tensor([0, 2])),
+    "int_slice_mask": lambda lib: (1, slice(None), lib.tensor([True, False, True, True])),
+    "tensor_int_slice_list": lambda lib: (lib.tensor(0), slice(None), [3, 1]),
+    "adjacent_int_list": lambda lib: (0, [2, 1]),
+    "two_lists_and_int": lambda lib: ([0, 1], 1, [3, 2]),
+}
+
+
+@pytest.mark.parametrize("name", list(MIXED_KEYS))
+def test_a_key_of_ints_and_index_arrays_reads_writes_and_differentiates_as_torch(name):
+    seen = []
+    for lib in (torch, ag):
+        x = lib.arange(24.0).reshape(2, 3, 4).requires_grad_()
+        key = MIXED_KEYS[name](lib)
+        picked = x[key]
+        (picked * lib.arange(float(picked.numel())).reshape(picked.shape)).sum().backward()
+        written = lib.zeros(2, 3, 4)
+        written[key] = -lib.ones(picked.shape)
+        seen.append((list(picked.shape), picked.tolist(), x.grad.tolist(), written.tolist()))
+    assert seen[1] == seen[0]

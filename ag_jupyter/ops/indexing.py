@@ -30,6 +30,43 @@ def _part(k):
     return k
 
 
+def ints_first(key):
+    """PyTorch's reading of a key that mixes ints with index arrays: the ints (and slices,
+    ``None``) select first, then the arrays index what is left, so ``x[0, :, [1, 2]]`` of a
+    (2, 3, 4) tensor is (3, 2). NumPy makes the int an index array too and moves the
+    indexed dimensions to the front: (2, 3). Returns ``(first key, then key)``, or None for
+    any other key (most keys: nothing to split)."""
+    if key.__class__ is not tuple:
+        return None
+    parts = array_key(key)
+    ints = arrays = False
+    for part in parts:
+        if part.__class__ is int or _is_int_scalar(part):
+            ints = True
+        elif getattr(part, "ndim", 0) or _is_mask(part):
+            arrays = True
+    if not (ints and arrays):
+        return None
+    first, then = [], []
+    for part in parts:
+        if part.__class__ is int or _is_int_scalar(part):
+            first.append(part)
+        elif part is Ellipsis:
+            first.append(part)
+            then.append(part)
+        elif part is None or part.__class__ is slice:
+            first.append(part)
+            then.append(slice(None))  # applied already: the dimension it left is skipped
+        else:
+            first.extend([slice(None)] * (part.ndim if _is_mask(part) else 1))
+            then.append(part)
+    return tuple(first), tuple(then)
+
+
+def _is_int_scalar(part) -> bool:
+    return getattr(part, "ndim", None) == 0 and getattr(getattr(part, "dtype", None), "kind", None) in ("i", "u")
+
+
 def check_gpu_bounds(x, key) -> None:
     """CuPy wraps an out-of-range integer index around where NumPy and PyTorch raise, and
     would hand back a wrong number: on the GPU the index arrays are checked first (their
@@ -142,4 +179,7 @@ class IndexAdd(Op):
 
 
 def index(input, key):
+    split = ints_first(key)
+    if split is not None:
+        return Index.apply(Index.apply(input, split[0]), split[1])
     return Index.apply(input, key)
