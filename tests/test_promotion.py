@@ -153,3 +153,12 @@ def test_integers_beyond_int64_are_refused_not_wrapped():
 def test_creation_infers_the_dtype_torch_infers(make_data):
     ours, theirs = ag.tensor(make_data(ag)).dtype, torch.tensor(make_data(torch)).dtype
     assert str(ours).split(".")[-1] == str(theirs).split(".")[-1]
+
+
+def test_a_python_int_to_a_negative_integer_tensor_power_keeps_the_tensors_dtype():
+    seen = []
+    for lib in (torch, ag):
+        exponents = lib.tensor([-2, 0, 3], dtype=lib.int32)
+        results = [2 ** exponents, (-1) ** exponents, lib.tensor([2, -1], dtype=lib.int32) ** lib.tensor([-1, -3])]
+        seen.append([(str(r.dtype).split(".")[-1], r.tolist()) for r in results])
+    assert seen[1] == seen[0]

@@ -81,7 +81,7 @@ def _negative_integer_power(x, y):
     """PyTorch's integer power with a negative tensor exponent: 1 and -1 keep their
     magnitude, every other base gives 0 (NumPy refuses)."""
     xp = array_module(y)
-    x = xp.asarray(x)
+    x = xp.asarray(x, dtype=numpy.result_type(x, y))  # a Python int takes the tensor's dtype, as in 2 ** t
     positive = xp.power(x, xp.where(y < 0, 0, y))
     sign = xp.where(y % 2 == 0, 1, -1).astype(positive.dtype)
     small = xp.where(x == 1, 1, xp.where(x == -1, sign, 0)).astype(positive.dtype)
