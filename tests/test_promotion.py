@@ -162,3 +162,17 @@ def test_a_python_int_to_a_negative_integer_tensor_power_keeps_the_tensors_dtype
         results = [2 ** exponents, (-1) ** exponents, lib.tensor([2, -1], dtype=lib.int32) ** lib.tensor([-1, -3])]
         seen.append([(str(r.dtype).split(".")[-1], r.tolist()) for r in results])
     assert seen[1] == seen[0]
+
+
+def test_add_and_sub_with_alpha_keep_the_dtype_of_input_and_other_and_numbers_make_float32():
+    seen = []
+    for lib in (torch, ag):
+        i32, flags = lib.tensor([1, 2], dtype=lib.int32), lib.tensor([True, False])
+        floats = lib.tensor([0.5, 1.5], requires_grad=True)
+        with pytest.raises(RuntimeError, match="Subtraction, the `-` operator, with a bool tensor"):
+            lib.sub(i32, flags, alpha=3)
+        results = [lib.add(i32, flags, alpha=2), lib.add(flags, flags, alpha=2), lib.sub(i32, i32, alpha=3),
+                   lib.add(floats, floats, alpha=0.5), lib.add(0.5, 1.5), lib.mul(0.5, 2.0), lib.div(3, 2),
+                   lib.add(0.5, 1.5, alpha=2)]
+        seen.append([(str(r.dtype).split(".")[-1], r.tolist()) for r in results])
+    assert seen[1] == seen[0]

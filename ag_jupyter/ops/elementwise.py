@@ -6,6 +6,8 @@ too, since the rest of the package imports them from this module.
 from __future__ import annotations
 
 from ..core import TENSOR_TYPES
+from ..dtypes import from_numpy
+from ..promotion import result_type
 from .binary import Add, Binary, Div, Maximum, Minimum, Mul, Pow, Sub, Where, broadcast_error
 from .unary import Abs, Clamp, Cos, Exp, Log, Neg, Relu, Sigmoid, Sin, Sqrt, Tanh, Unary, UnaryOnOutput
 
@@ -15,19 +17,42 @@ __all__ = ["Add", "Binary", "Div", "Maximum", "Minimum", "Mul", "Pow", "Sub", "W
 
 
 def add(input, other, *, alpha=1):
-    return Add.apply(input, other if alpha == 1 else other * alpha)
+    return _scaled(Add, input, other, alpha)
 
 
 def sub(input, other, *, alpha=1):
-    return Sub.apply(input, other if alpha == 1 else other * alpha)
+    return _scaled(Sub, input, other, alpha)
 
 
 def mul(input, other):
-    return Mul.apply(input, other)
+    return Mul.apply(*_as_tensors(input, other))
 
 
 def div(input, other):
-    return Div.apply(input, other)
+    return Div.apply(*_as_tensors(input, other))
+
+
+def _scaled(op, input, other, alpha):
+    """``input op alpha * other`` in the dtype PyTorch gives ``input op other``: the product
+    alone may be wider (a bool tensor times 2 is int64, and add(int32, bool, alpha=2) is int32)."""
+    input, other = _as_tensors(input, other)
+    if alpha == 1:
+        return op.apply(input, other)
+    values = [x._data if x.__class__ in TENSOR_TYPES else x for x in (input, other)]
+    if op.refuse is not None:  # subtraction refuses bools before alpha makes them numbers
+        op.refuse(*values)
+    out = op.apply(input, other * alpha)
+    target = result_type(*values)
+    return out if out._data.dtype == target else out.to(from_numpy(target))
+
+
+def _as_tensors(input, other):
+    """Two numbers make a tensor of PyTorch's default dtype (``ag.add(0.5, 1.5)`` is float32)."""
+    if input.__class__ not in TENSOR_TYPES and other.__class__ not in TENSOR_TYPES:
+        from ..creation import tensor
+
+        input = tensor(input)
+    return input, other
 
 
 def pow(input, exponent):  # noqa: A001 - PyTorch's name
