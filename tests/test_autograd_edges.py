@@ -46,3 +46,19 @@ def test_a_backward_with_named_inputs_leaves_the_rest_of_the_graph_as_it_was():
         seen.append([np.round(t.detach().numpy(), 5).tolist() for t in (by_grad, y.grad, x.grad)])
     assert seen[1] == seen[0]
 
+
+
+def test_clamp_takes_tensor_bounds_as_pytorch_and_refuses_a_bound_that_wants_a_gradient():
+    seen = []
+    for lib in (torch, ag):
+        x = lib.tensor([[0.5, -1.0, 2.0], [1.0, 3.0, -3.0]], requires_grad=True)
+        y = x.clamp(lib.tensor([0.0, -2.0, 0.0]), lib.tensor(1.5))
+        (y * lib.tensor([1.0, 2.0, 3.0])).sum().backward()
+        z = x.detach().clone()
+        z.clamp_(min=lib.tensor(0.0))
+        seen.append((y.tolist(), x.grad.tolist(), z.tolist(), lib.clamp(x, max=lib.tensor(0.7)).tolist()))
+    assert seen[1] == seen[0]
+    with pytest.raises(RuntimeError, match="'min' tensor requires grad"):
+        ag.ones(3).clamp(ag.zeros(3, requires_grad=True))
+    with pytest.raises(RuntimeError, match=r"'max' tensor of shape \[2, 3\] does not broadcast"):
+        ag.ones(3).clamp(max=ag.ones(2, 3))

@@ -5,6 +5,7 @@ import numpy
 
 from ..autograd.function import Op, UnaryOp
 from ..backend import array_module
+from ..core import TENSOR_TYPES
 from ..promotion import floating, refuse_bool, result_type
 
 
@@ -174,6 +175,21 @@ class Relu(UnaryOnOutput):
         return (F.masked(grad, F.output(self) != 0),)
 
 
+def _bound(a, name: str, value):
+    """A clamp bound as NumPy takes it: a number, or a tensor's array (which must fit the
+    input's shape, and take no gradient: PyTorch's would go where the bound binds)."""
+    if value.__class__ not in TENSOR_TYPES:
+        return value
+    if value._requires_grad:
+        raise RuntimeError(f"clamp: the '{name}' tensor requires grad, and ag_jupyter gives no gradient to a "
+                           f"bound; pass {name}={name}.detach(), or use ag.maximum/ag.minimum")
+    bound = value._data
+    if numpy.broadcast_shapes(bound.shape, a._data.shape) != a._data.shape:
+        raise RuntimeError(f"clamp: the '{name}' tensor of shape {list(bound.shape)} does not broadcast to "
+                           f"the input's shape {list(a._data.shape)}")
+    return bound
+
+
 class Clamp(Op):
     __slots__ = ("low", "high")
     node_name = "ClampBackward1"
@@ -183,6 +199,7 @@ class Clamp(Op):
     def forward(self, a, low=None, high=None):
         if low is None and high is None:
             raise RuntimeError("clamp: at least one of 'min' or 'max' must not be None")
+        low, high = (_bound(a, name, v) for name, v in (("min", low), ("max", high)))
         self.saved = (a,)
         self.low, self.high = low, high
         target = result_type(a._data, *(v for v in (low, high) if v is not None))
