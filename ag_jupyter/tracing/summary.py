@@ -191,8 +191,9 @@ class Large:
         """min, max, mean and std over every (finite) entry: the ``exact_stats`` option."""
         count = flat.shape[0]
         if count:
-            mean = float(xp.vdot(flat, xp.ones(count, dtype=flat.dtype))) / count
-            centered = flat - mean
+            wide = flat.astype(numpy.float64)  # in float32, sums of entries past ~1e19 (or their squares) overflow
+            mean = float(xp.vdot(wide, xp.ones(count, dtype=wide.dtype))) / count
+            centered = wide - mean
             self.stats = (float(flat.min()), float(flat.max()), mean,
                           math.sqrt(float(xp.vdot(centered, centered)) / count))
         self.sampled = False
