@@ -18,8 +18,10 @@ def decode_preview(preview: dict) -> numpy.ndarray:
     """The preview's entries as floats (NaN where it holds NaN), as the front end decodes them."""
     codes = numpy.frombuffer(b64decode(preview["q"]), dtype=numpy.uint8)
     codes = codes.reshape(preview["rows"], preview["cols"])
-    low, high = preview["lo"] or 0.0, preview["hi"] or 0.0
-    values = low + codes.astype(numpy.float64) / 254.0 * (high - low)
+    low, high, top = preview["lo"] or 0.0, preview["hi"] or 0.0, preview["top"]
+    values = low + codes.astype(numpy.float64) / top * (high - low)
+    values[codes == top + 1] = -numpy.inf
+    values[codes == top + 2] = numpy.inf
     values[codes == 255] = numpy.nan
     return values
 
@@ -52,7 +54,7 @@ def test_large_tensors_are_bounded_and_honest():
     assert a.min() <= s["min"] < s["max"] <= a.max()
     p = s["preview"]
     assert (p["rows"], p["cols"], p["step"]) == (32, 32, [19, 22])
-    assert decode_preview(p) == pytest.approx(a[::19, ::22], abs=(p["hi"] - p["lo"]) / 254)
+    assert decode_preview(p) == pytest.approx(a[::19, ::22], abs=(p["hi"] - p["lo"]) / p["top"])
     assert len(json.dumps(s)) < 2000
     exact = to_json(Large(a, exact=True))
     assert exact["sampled"] is False
@@ -79,7 +81,7 @@ def test_preview_and_sample_are_the_entries_at_even_strides_of_any_large_array(s
         p = s["preview"]
         assert p["step"] == step and (p["rows"], p["cols"]) == (-(-rows // step[0]), -(-cols // step[1]))
         grid = folded[::step[0], ::step[1]]
-        assert decode_preview(p) == pytest.approx(grid, abs=(p["hi"] - p["lo"]) / 254 * 0.51)
+        assert decode_preview(p) == pytest.approx(grid, abs=(p["hi"] - p["lo"]) / p["top"] * 0.51)
         # The statistics come from the preview, or from 1,024 evenly spaced entries when it is small.
         sample = grid if grid.size >= 512 else a.reshape(-1)[::-(-a.size // 1024)]
         assert (s["min"], s["max"]) == (pytest.approx(float(sample.min())), pytest.approx(float(sample.max())))
@@ -100,9 +102,8 @@ def test_preview_of_a_large_array_with_nan_and_inf_shows_them_where_they_are(sha
     p = s["preview"]
     assert p["step"] == step
     grid = folded[::step[0], ::step[1]].astype(numpy.float64)
-    shown = numpy.where(grid == numpy.inf, p["hi"], numpy.where(grid == -numpy.inf, p["lo"], grid))
     assert numpy.array_equal(numpy.isnan(decode_preview(p)), numpy.isnan(grid))
-    assert decode_preview(p) == pytest.approx(shown, abs=(p["hi"] - p["lo"]) / 254 * 0.51, nan_ok=True)
+    assert decode_preview(p) == pytest.approx(grid, abs=(p["hi"] - p["lo"]) / p["top"] * 0.51, nan_ok=True)
     flat[:] = numpy.nan
     nothing = to_json(summarize(a))
     assert nothing["nan"] == a.size and nothing["min"] is None and nothing["preview"]["lo"] is None
@@ -267,3 +268,24 @@ def test_values_of_a_kept_trace_survive_later_traces():
     doc = kept.to_dict()
     assert {(n["value"]["min"], n["value"]["max"]) for n in doc["nodes"]
             if n["kind"] == "tensor" and n["shape"] == [1000]} == {(1.0, 1.0)}
+
+
+@pytest.mark.parametrize("finite_part", [0.0, None])
+def test_a_preview_shows_an_infinity_as_one_where_the_finite_entries_leave_no_range(finite_part):
+    # Rows of +inf among zeros (or nothing else): the preview once drew them as zeros.
+    a = numpy.full((10, 10), numpy.inf, dtype=numpy.float32)
+    if finite_part is not None:
+        a[1::2] = finite_part
+    a[0, 0] = -numpy.inf
+    p = to_json(summarize(a))["preview"]
+    assert decode_preview(p) == pytest.approx(a.astype(numpy.float64))
+
+
+def test_exact_stats_of_huge_float32_entries_are_the_engines_not_null():
+    # float32 sums of entries past ~1e19 overflow: the exact statistics are taken in float64
+    for a in (numpy.random.default_rng(3).normal(scale=1e20, size=2000).astype(numpy.float32),
+              numpy.full(2000, 1e37, dtype=numpy.float32)):
+        s = to_json(summarize(a, exact=True))
+        wide = a.astype(numpy.float64)
+        assert s["sampled"] is False
+        assert (s["mean"], s["std"]) == (pytest.approx(wide.mean(), rel=1e-6), pytest.approx(wide.std(), rel=1e-6))

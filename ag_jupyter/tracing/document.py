@@ -20,7 +20,7 @@ from .op_info import formula_letters
 from .source_lines import as_json
 from .summary import to_json
 
-VERSION = "1.1"  # 1.1: expr on tensors, local and total on grad_inputs
+VERSION = "1.2"  # 1.1: expr on tensors, local and total on grad_inputs; 1.2: preview codes name infinities (top)
 
 
 def _referenced(records) -> set:

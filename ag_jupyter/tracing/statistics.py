@@ -18,6 +18,7 @@ import numpy
 
 _add, _multiply = numpy.add.reduce, numpy.multiply
 _lowest, _highest = numpy.minimum.reduce, numpy.maximum.reduce
+TOP = 252.0  # the preview's highest code for a finite entry (three more name -inf, +inf, NaN)
 
 
 def stat(value) -> float | None:
@@ -43,21 +44,24 @@ def sample_stats(sample, finite: bool) -> tuple:
 
 
 def preview(grid, step, finite: bool) -> dict:
-    """``q`` is base64 of one byte per entry, row-major: 0..254 stands for
-    ``lo + q / 254 * (hi - lo)``, 255 for NaN (+inf and -inf show as 254 and 0).
-    Bytes rather than a list of numbers: half the text, and cheap to make.
-    ``finite``: every entry of ``grid`` is."""
+    """``q`` is base64 of one byte per entry, row-major: 0..``TOP`` stands for
+    ``lo + q / TOP * (hi - lo)``; ``TOP + 1`` is -inf, ``TOP + 2`` +inf and 255 NaN, so the
+    picture shows an infinity as one (drawn at an end of the finite range, an inf among
+    zeros looked like a zero). Bytes rather than a list of numbers: half the text, and
+    cheap to make. ``finite``: every entry of ``grid`` is."""
     values = grid.astype(numpy.float64)
     kept = values.reshape(-1) if finite else values[numpy.isfinite(values)]  # 1-D either way
     low, high = (float(_lowest(kept)), float(_highest(kept))) if kept.size else (0.0, 0.0)
-    scale = 254.0 / (high - low) if high > low else 0.0
-    if finite and high - low != math.inf:  # (v - lo) * scale lies in [0, 254], give or take a rounding
+    scale = TOP / (high - low) if high > low else 0.0
+    if finite and high - low != math.inf:  # (v - lo) * scale lies in [0, TOP], give or take a rounding
         codes = numpy.rint((values - low) * scale).astype(numpy.uint8)
     else:
         with numpy.errstate(all="ignore"):  # inf * 0 and the like: the tracer never warns
-            scaled = numpy.nan_to_num((values - low) * scale, nan=0.0, posinf=254.0, neginf=0.0)
-        codes = numpy.rint(numpy.clip(scaled, 0, 254)).astype(numpy.uint8)
+            scaled = numpy.nan_to_num((values - low) * scale, nan=0.0, posinf=TOP, neginf=0.0)
+        codes = numpy.rint(numpy.clip(scaled, 0, TOP)).astype(numpy.uint8)
+        codes[values == -math.inf] = TOP + 1
+        codes[values == math.inf] = TOP + 2
         codes[numpy.isnan(values)] = 255
     return {"rows": int(grid.shape[0]), "cols": int(grid.shape[1]), "step": list(step),
             "lo": stat(low) if kept.size else None, "hi": stat(high) if kept.size else None,
-            "q": b64encode(codes.tobytes()).decode("ascii")}
+            "top": int(TOP), "q": b64encode(codes.tobytes()).decode("ascii")}

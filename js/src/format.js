@@ -145,15 +145,20 @@ export function base64Bytes(text) {
   return out.subarray(0, j);
 }
 
-/** The preview of a large summary as a grid: {rows, cols, data (NaN = 255)}. */
+/** The preview of a large summary as a grid: {rows, cols, data}. Codes 0..top are finite
+ *  entries; top + 1 is -inf, top + 2 +inf, 255 NaN. A document without `top` (before 1.2)
+ *  used 0..254 and showed an infinity as an end of the range. */
 export function decodePreview(p) {
   if (!p) return null;
   const bytes = base64Bytes(p.q);
   const lo = toNumber(p.lo), hi = toNumber(p.hi);
+  const top = typeof p.top === "number" ? p.top : 254, infinities = typeof p.top === "number";
   const n = p.rows * p.cols, data = new Float64Array(n);
   for (let i = 0; i < n; i++) {
     const q = i < bytes.length ? bytes[i] : 255;
-    data[i] = q === 255 ? NaN : lo + (q / 254) * (hi - lo);
+    if (q === 255) data[i] = NaN;
+    else if (infinities && q > top) data[i] = q === top + 1 ? -Infinity : Infinity;
+    else data[i] = lo + (q / top) * (hi - lo);
   }
   return { rows: p.rows, cols: p.cols, data, lo, hi };
 }

@@ -69,6 +69,11 @@ test("base64 and previews decode like the tracer encodes (255 = NaN)", () => {
   const p = decodePreview({ rows: 1, cols: 3, step: [1, 1], lo: -1, hi: 1, q: "AH//" });
   assert.deepEqual([...p.data].slice(0, 2), [-1, -1 + (127 / 254) * 2]);
   assert.ok(Number.isNaN(p.data[2]));
+  // a document of version 1.2 names -inf and +inf (top + 1, top + 2): the heatmap draws them as such
+  const inf = decodePreview({ rows: 1, cols: 6, step: [1, 1], lo: 0, hi: 2, top: 252, q: "AH78/f7/" });
+  assert.deepEqual([...inf.data].slice(0, 5), [0, 1, 2, -Infinity, Infinity]);
+  assert.ok(Number.isNaN(inf.data[5]));
+  assert.equal(heatColor(inf.data[4], inf.lo, inf.hi), "rgb(255,0,255)");
   const big = fixture("large_matmul").nodes[0].value;
   const g = heatGrid(big);
   assert.equal(g.data.length, big.preview.rows * big.preview.cols);
