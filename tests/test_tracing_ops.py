@@ -96,3 +96,24 @@ def test_each_ops_formula_uses_the_letters_it_declares_for_its_inputs():
         assert set(cls.formula_args) <= symbols, (cls.__name__, cls.formula_args, symbols)
     doc_letters = op_info.formula_letters("AddmmBackward0")
     assert doc_letters == ["b", "A", "B"] and op_info.formula_letters("MulBackward0") is None
+
+
+def test_a_backward_step_shows_no_gradient_for_a_number_the_op_was_given():
+    # The engine drops what an op computes for a number (2.0 - x: the 2.0's); the step
+    # panel must not show it as if it went somewhere.
+    import ag_jupyter as ag
+
+    with ag.trace() as t:
+        x = ag.tensor([1.0, 2.0, 3.0], requires_grad=True)
+        c = x.clone()
+        c += 1.0
+        ((2.0 - x).sum() + (x * 1.5).sum() + c.sum()).backward()
+    doc = t.to_dict()
+    ops_by_id = {n["id"]: n for n in doc["nodes"] if n["kind"] == "op"}
+    seen = {}
+    for event in doc["events"]:
+        if event["type"] == "backward_step" and ops_by_id[event["node"]].get("consts"):
+            seen[ops_by_id[event["node"]]["op"]] = [(g["arg"], g["node"], g["grad"]) for g in event["grad_inputs"]
+                                                   if g["node"] is None]
+    assert seen == {"SubBackward0": [(0, None, None)], "MulBackward0": [(1, None, None)],
+                    "AddBackward0": [(1, None, None)]}

@@ -258,9 +258,10 @@ class Recorder(Journal, Records, Listener):
         scalar = received is not None and received.size == 1  # local derivatives are for scalars
         input_ids = self.inputs.get(op_id, ())
         grads = []  # (arg, target, grad, local, total): the summaries and numbers now, the dicts later
+        follows = node._next
         for arg, grad in enumerate(step.grad_inputs):
             target = input_ids[arg] if arg < len(input_ids) else None
-            if grad is None:
+            if grad is None or follows[arg] is None:  # the engine drops what goes nowhere (2.0 - x: the 2.0's)
                 grads.append((arg, target, None, None, None))
                 continue
             array = grad._data if grad.__class__ in TENSOR_TYPES else grad
