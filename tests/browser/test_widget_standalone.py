@@ -8,7 +8,7 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
-from view_page import counter, ignore_favicon, open_view
+from view_page import counter, ignore_favicon, open_document, open_view
 
 pytestmark = pytest.mark.browser
 
@@ -214,3 +214,30 @@ def test_the_inspector_opens_on_a_click_and_keeps_the_clicked_node_in_view(page,
     assert canvas["left"] <= box["left"] and box["right"] <= canvas["right"], (box, canvas)
     page.click(".ag-svg", position={"x": 5, "y": 5})  # the background: nothing selected
     assert width(".ag-inspector") < 1
+
+
+def test_a_heatmap_draws_an_infinity_as_one_even_among_zeros(page, site):
+    # A 10x10 value whose even rows are +inf and odd rows 0 (a large summary: a preview).
+    # Its heatmap once drew the infs as zeros (white); an infinity is magenta, as NaN is.
+    import numpy as np
+    from conftest import ARTIFACTS
+
+    import ag_jupyter as ag
+
+    values = np.zeros((10, 10), dtype=np.float32)
+    values[::2] = np.inf
+    with ag.trace() as t:
+        x = ag.tensor(values, requires_grad=True)
+        (x * 2).sum()
+    open_document(page, site, t.to_dict(), "heatmap_infinity", step=3)
+    leaf = page.evaluate("() => model.get('trace').nodes.find(n => n.kind === 'tensor' && n.is_leaf).id")
+    page.click(f"g.ag-node[data-id={leaf}]")
+    page.wait_for_selector(".ag-inspector canvas.ag-heatmap")
+    colours = page.eval_on_selector(".ag-inspector canvas.ag-heatmap", """c => {
+        const cell = c.width / 10, ctx = c.getContext('2d');
+        const at = (r) => ctx.getImageData(cell * 4 + cell / 2, cell * r + cell / 2, 1, 1).data;
+        return [0, 1, 2, 9].map(r => [...at(r)].slice(0, 3));
+    }""")
+    assert colours == [[255, 0, 255], [255, 255, 255], [255, 0, 255], [255, 255, 255]]
+    page.screenshot(path=str(ARTIFACTS / "heatmap-infinity.png"))
+    assert ignore_favicon(page.console_errors) == []
