@@ -95,7 +95,7 @@ class TensorInPlace:
         from .ops.indexing import Index, _is_basic, array_key, ints_first
         from .ops.writes import SetIndex
 
-        split = ints_first(key)
+        split = ints_first(array_key(key)) if key.__class__ is tuple else None
         if split is not None:  # PyTorch's order: the ints select a view, the arrays index it
             Index.apply(self, split[0])[split[1]] = value
             return

@@ -89,7 +89,7 @@ class _Arrays:
             squares = float(_vdot(grad, grad))
             if squares - squares == 0.0:
                 return grad * mask
-        return array_module(mask).where(mask, grad, grad.dtype.type(0))
+        return _Arrays.where(mask, grad, grad.dtype.type(0))
 
     @staticmethod
     def sum(x, dims, keepdim: bool):
@@ -185,9 +185,7 @@ class _Tensors:
 
     @staticmethod
     def masked(grad, mask):
-        from .elementwise import where
-
-        return where(mask, grad, 0)
+        return _Tensors.where(mask, grad, 0)
 
     @staticmethod
     def sum(x, dims, keepdim: bool):

@@ -30,15 +30,12 @@ def _part(k):
     return k
 
 
-def ints_first(key):
+def ints_first(parts: tuple):
     """PyTorch's reading of a key that mixes ints with index arrays: the ints (and slices,
     ``None``) select first, then the arrays index what is left, so ``x[0, :, [1, 2]]`` of a
     (2, 3, 4) tensor is (3, 2). NumPy makes the int an index array too and moves the
-    indexed dimensions to the front: (2, 3). Returns ``(first key, then key)``, or None for
-    any other key (most keys: nothing to split)."""
-    if key.__class__ is not tuple:
-        return None
-    parts = array_key(key)
+    indexed dimensions to the front: (2, 3). ``parts``: a tuple key as ``array_key`` gives it.
+    Returns ``(first key, then key)``, or None for any other key (most: nothing to split)."""
     ints = arrays = False
     for part in parts:
         if part.__class__ is int or _is_int_scalar(part):
@@ -179,7 +176,9 @@ class IndexAdd(Op):
 
 
 def index(input, key):
-    split = ints_first(key)
-    if split is not None:
-        return Index.apply(Index.apply(input, split[0]), split[1])
+    if key.__class__ is tuple:
+        key = array_key(key)  # once: Index.forward finds the lists already arrays
+        split = ints_first(key)
+        if split is not None:
+            return Index.apply(Index.apply(input, split[0]), split[1])
     return Index.apply(input, key)
