@@ -134,3 +134,42 @@ def test_live_refuses_a_backward_run_inside_a_helper_and_says_so_on_screen(lab, 
     box = output.get_by_text(REFUSAL, exact=False).bounding_box()
     assert box is not None and box["width"] > 0 and box["height"] > 0
     page.screenshot(path=str(ARTIFACTS / "live-refusal-lab.png"), full_page=True)
+
+
+INFINITY_ROWS = [
+    "%load_ext ag_jupyter\nimport ag_jupyter as ag\nimport numpy as np",
+    "%%autograd\nvalues = np.zeros((10, 10), dtype=np.float32)\nvalues[::2] = np.inf\n"
+    "x = ag.tensor(values, requires_grad=True)\ny = (x * 2).sum()",
+]
+# The inspector heatmap's colour at column 4 of rows 0, 1, 2 and 9, read from its canvas.
+HEATMAP_ROWS = """c => {
+    const cell = c.width / 10, ctx = c.getContext('2d');
+    const at = (r) => ctx.getImageData(cell * 4 + cell / 2, cell * r + cell / 2, 1, 1).data;
+    return [0, 1, 2, 9].map(r => [...at(r)].slice(0, 3));
+}"""
+MAGENTA, WHITE = [255, 0, 255], [255, 255, 255]
+
+
+def inspect_infinity_rows(widget):
+    """Step to the end, click x, and read its heatmap: +inf rows magenta, zero rows white."""
+    from offline import node_ids_by_label
+
+    widget.locator("button[data-action=last]").click()
+    widget.locator(f"g.ag-node[data-id={node_ids_by_label(widget)['x']}]").click()
+    heatmap = widget.locator(".ag-inspector canvas.ag-heatmap")
+    heatmap.wait_for(timeout=30_000)
+    assert "50 inf" in widget.locator(".ag-inspector").inner_text()
+    return heatmap.evaluate(HEATMAP_ROWS)
+
+
+def test_a_heatmap_of_inf_rows_among_zeros_shows_them_in_jupyterlab(lab, page):
+    root, base, token = lab
+    write_notebook(root / "inf_rows.ipynb", INFINITY_ROWS)
+    open_notebook(page, base, token, "inf_rows.ipynb")
+    page.locator(".lm-MenuBar-itemLabel", has_text="Run").first.click()  # Run > Run All Cells
+    page.locator(".lm-Menu-itemLabel").get_by_text("Run All Cells", exact=True).click()
+    widget = page.locator(".ag-graph").first
+    widget.locator("g.ag-node").first.wait_for(state="attached", timeout=120_000)
+    assert inspect_infinity_rows(widget) == [MAGENTA, WHITE, MAGENTA, WHITE]
+    page.screenshot(path=str(ARTIFACTS / "heatmap-infinity-lab.png"), full_page=True)
+    assert [e for e in page.console_errors if "Failed to load resource" not in e] == []

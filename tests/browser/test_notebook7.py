@@ -83,3 +83,15 @@ def test_notebook7_shows_why_live_refuses_a_hidden_backward(server, page):
     assert "UsageError" in text and "drop --live" in text
     assert output.locator(".ag-graph").count() == 0
     page.screenshot(path=str(ARTIFACTS / "live-refusal-notebook7.png"), full_page=True)
+
+
+def test_notebook7_draws_inf_rows_among_zeros_as_infinities(server, page):
+    from test_lab_live_and_themes import INFINITY_ROWS, MAGENTA, WHITE, inspect_infinity_rows
+
+    root, base, token = server
+    write_notebook(root / "inf_rows.ipynb", INFINITY_ROWS)
+    open_and_run(page, base, token, "inf_rows.ipynb", widgets=1)
+    assert inspect_infinity_rows(page.locator(".ag-graph").first) == [MAGENTA, WHITE, MAGENTA, WHITE]
+    page.screenshot(path=str(ARTIFACTS / "heatmap-infinity-notebook7.png"), full_page=True)
+    assert not any("Traceback" in t for t in page.locator(".jp-OutputArea").all_inner_texts())
+    assert [e for e in page.console_errors if e not in page.foreign_errors] == []
