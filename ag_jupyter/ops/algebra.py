@@ -14,6 +14,8 @@ NumPy ufuncs (``numpy.exp`` and friends) dispatch to CuPy for CuPy arrays throug
 """
 from __future__ import annotations
 
+import math
+
 import numpy
 
 from ..backend import array_module, scatter_add
@@ -23,6 +25,30 @@ from .operands import operand
 
 # vdot, not dot: the same BLAS call, without NumPy's overflow warning for huge entries
 _vdot = numpy.vdot
+_dot = numpy.dot
+_BLAS_FLOATS = frozenset("fd")  # dtype chars BLAS sums in their own precision (not float16)
+_LEADING = [tuple(range(count)) for count in range(64)]  # dims (0, ..., count - 1)
+_ones: dict = {}  # (rows, dtype char) -> read-only ones, at most 64 of them
+
+
+def _sum_leading(x, count: int, keepdim: bool):
+    """``x`` summed over its first ``count`` dimensions as one BLAS product, ``ones @ x``
+    seen as (rows, rest): a batch's gradient summed down to a bias. NumPy's ``add.reduce``
+    over a leading axis walks the array row by row behind its iterator and took 3-4x as
+    long ((100, 16): 3.0 us against 0.7; (256, 256): 9.7 against 3.0), with no smaller
+    error (float32 is summed in float32 by both). An overflow warns as NumPy's sum does."""
+    shape = x.shape
+    rows = shape[0] if count == 1 else math.prod(shape[:count])
+    key = (rows, x.dtype.char)
+    ones = _ones.get(key)
+    if ones is None:
+        if len(_ones) >= 64:
+            _ones.clear()
+        ones = _ones[key] = numpy.ones(rows, x.dtype)
+        ones.flags.writeable = False
+    summed = _dot(ones, x.reshape(rows, -1))
+    kept = (1,) * count + shape[count:] if keepdim else shape[count:]
+    return summed if summed.shape == kept else summed.reshape(kept)
 
 
 def sum_to(F, x, shape: tuple):
@@ -94,6 +120,9 @@ class _Arrays:
     @staticmethod
     def sum(x, dims, keepdim: bool):
         if x.__class__ is numpy.ndarray:  # ndarray.sum is this call behind Python (_methods._sum)
+            if dims is not None and len(dims) < x.ndim and dims == _LEADING[len(dims)] and \
+                    x.dtype.char in _BLAS_FLOATS and x.size and x.flags.c_contiguous:
+                return _sum_leading(x, len(dims), keepdim)
             return numpy.add.reduce(x, dims, None, None, keepdim)
         return x.sum(axis=dims, keepdims=keepdim)
 

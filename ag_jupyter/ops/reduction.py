@@ -69,8 +69,9 @@ class Mean(Reduction):
         if x.__class__ is numpy.ndarray and x.dtype in _SUMMED_AS_IS and x.size:
             # NumPy's mean is this sum and division behind ~2.5 us of Python (_methods._mean);
             # a float32 quotient comes out the same whether divided in float32 or, as
-            # there, in float64 and rounded back.
-            return ARRAYS.sum(x, dims, keepdim) / reduced_count(x.shape, dims)
+            # there, in float64 and rounded back. NumPy's own sum, not ARRAYS.sum's BLAS
+            # path for leading dims: mean promises NumPy's values bit for bit.
+            return numpy.add.reduce(x, dims, None, None, keepdim) / reduced_count(x.shape, dims)
         return x.mean(axis=dims, keepdims=keepdim)
 
     def backward(self, F, grad):
