@@ -43,6 +43,7 @@ def test_the_blas_path_is_taken_only_where_it_applies(monkeypatch):
     for array, dims in [(x, (0,)),  # taken
                         (x, (1,)), (x, None), (x, (0, 1)),  # not a leading part: NumPy's pairwise sums
                         (x.T, (0,)), (x.astype(np.float16), (0,)), (x.astype(np.int64), (0,)),
+                        (x.astype(">f4"), (0,)),  # not in the machine's byte order: NumPy's own
                         (np.zeros((0, 3), np.float32), (0,))]:
         np.testing.assert_array_equal(ARRAYS.sum(array, dims, False), np.add.reduce(array, dims))
     assert taken == [(4, 6)]

@@ -26,7 +26,7 @@ from .operands import operand
 # vdot, not dot: the same BLAS call, without NumPy's overflow warning for huge entries
 _vdot = numpy.vdot
 _dot = numpy.dot
-_BLAS_FLOATS = frozenset("fd")  # dtype chars BLAS sums in their own precision (not float16)
+_BLAS_FLOATS = frozenset(map(numpy.dtype, ("float32", "float64")))  # summed by BLAS in their own precision
 _LEADING = [tuple(range(count)) for count in range(64)]  # dims (0, ..., count - 1)
 _ones: dict = {}  # (rows, dtype char) -> read-only ones, at most 64 of them
 
@@ -121,7 +121,7 @@ class _Arrays:
     def sum(x, dims, keepdim: bool):
         if x.__class__ is numpy.ndarray:  # ndarray.sum is this call behind Python (_methods._sum)
             if dims is not None and len(dims) < x.ndim and dims == _LEADING[len(dims)] and \
-                    x.dtype.char in _BLAS_FLOATS and x.size and x.flags.c_contiguous:
+                    x.dtype in _BLAS_FLOATS and x.size and x.flags.c_contiguous:
                 return _sum_leading(x, len(dims), keepdim)
             return numpy.add.reduce(x, dims, None, None, keepdim)
         return x.sum(axis=dims, keepdims=keepdim)
