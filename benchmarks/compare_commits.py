@@ -12,11 +12,11 @@ Run from the repository root:
 shared machine, more than most single changes gain. Here each process times W1, W2, W2-nn,
 W3 and W5 (``workloads.py``, as the current tree defines them; the step itself, not its
 ratio to NumPy), and W2 and W3 each inside its own ``ag.trace()``, with the fastest of
-several repeats,
-the versions alternate process by process (which goes first changes every round), and the
-fastest process of each version counts: a 2% change shows in a quiet hour. In a busy one
-the same commit against itself moved by up to 4% (issue 13's ninth round): time ``HEAD
-HEAD`` first, and repeat a comparison before believing it. A commit is checked out in a
+several repeats (the garbage collector on, as in bench_engine.py), the versions alternate
+process by process (which goes first changes every round), and the fastest process of
+each version counts: a 2% change shows in a quiet hour. In a busy one the same commit
+against itself moved by up to 4% (issue 13's ninth round): time ``HEAD HEAD`` first, and
+repeat a comparison before believing it. A commit is checked out in a
 temporary git worktree, removed after.
 """
 from __future__ import annotations
@@ -71,7 +71,9 @@ for name, (make, number) in makers.items():
     run = make()["ag_jupyter"]
     number = 2 if quick else number
     run()
-    times[name] = min(timeit.repeat(run, number=number, repeat=2 if quick else 9)) / number
+    # the collector on, as in a user's program and bench_engine.py (timeit turns it off): what
+    # a trace keeps alive costs its collections (8-10% of a traced W3 step)
+    times[name] = min(timeit.repeat(run, "gc.enable()", number=number, repeat=2 if quick else 9)) / number
     del run
 try:
     from threadpoolctl import threadpool_info
