@@ -103,6 +103,24 @@ def test_the_trace_keeps_no_tensor_alive():
     assert len(ops(doc)) == 3 and node(doc, "t0")["value"]["shape"] == [100, 100]
 
 
+def test_a_long_trace_keeps_tuples_that_the_collector_lets_go_not_a_list_per_op():
+    # Kept lists stay tracked and made every op count towards a collection: a traced chain
+    # of 500 ops paid twice the collections (docs/trace-document.md, Costs).
+    x = ag.tensor([0.5] * 100, requires_grad=True)
+    gc.collect()
+    before = {id(o) for o in gc.get_objects()}
+    with ag.trace() as tr:
+        y = x
+        for _ in range(100):
+            y = (y * 0.5 + 1.0).tanh()
+        y.sum().backward()
+    gc.collect()  # let go what holds only ids and numbers
+    kept = [o for o in gc.get_objects() if id(o) not in before]
+    lists = [o for o in kept if type(o) is list]
+    assert len(lists) < 20, f"{len(lists)} lists kept for 300 ops"  # the journal's, the records'...
+    assert len(ops(tr.to_dict())) == 301
+
+
 def test_retained_grad_is_an_accumulate_event():
     with ag.trace() as tr:
         x = ag.tensor([1.0, 2.0], requires_grad=True)

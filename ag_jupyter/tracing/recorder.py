@@ -137,6 +137,13 @@ class Recorder(Journal, Records, Listener):
                         consts = []
                     consts.append((arg, constant(x)))
         saved = self._saved(node, inputs, input_ids, data) if node.saved or node.saves_output else None
+        # What a trace keeps per op and per step is tuples, not lists: a tuple of ids is let go by
+        # the garbage collector at its first pass, and kept lists emptied the list free list, so
+        # each op's new list counted towards the next collection. Half the collections on a
+        # traced W3 step (gc.callbacks: 0.66 -> 0.37 ms of ~6.5).
+        input_ids = tuple(input_ids)
+        if consts is not None:
+            consts = tuple(consts)
         op_id, out_id = f"op{self._ops}", f"t{self._tensors}"
         self._ops += 1
         self._tensors += 1
@@ -146,8 +153,8 @@ class Recorder(Journal, Records, Listener):
         self.consumed(op_id, input_ids)
         ops[node._seq] = (op_id, out_id)
 
-    def _saved(self, node, inputs, input_ids, data) -> list:
-        """What the node keeps for backward, as ``(tensor id, input position)``: an input
+    def _saved(self, node, inputs, input_ids, data) -> tuple:
+        """What the node keeps for backward, a tuple of ``(tensor id, input position)``: an input
         by position, another tensor with position None, the output as ``(None, None)``
         (it has no id yet). ``journal._write_op`` makes them the document's dicts."""
         saved = []
@@ -171,7 +178,7 @@ class Recorder(Journal, Records, Listener):
                     saved.append((self.tensor_id(x), None))
         if node.saves_output:
             saved.append(_OUTPUT)
-        return saved
+        return tuple(saved)
 
     def op_failed(self, op_name: str, inputs, error) -> None:
         line = user_line(1)
@@ -272,7 +279,7 @@ class Recorder(Journal, Records, Listener):
                 total = (last and finished.get(target)) or cache.get(total)
             grads.append((arg, target, cache.get(array), local_derivative(received, array) if scalar else None,
                           total))
-        self.journal_step(op_id, grad_output, grads)
+        self.journal_step(op_id, grad_output, tuple(grads))
         if self._pending:
             self._flush()
 
