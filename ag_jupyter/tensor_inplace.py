@@ -95,14 +95,15 @@ class TensorInPlace:
         from .ops.indexing import Index, _is_basic, array_key, ints_first
         from .ops.writes import SetIndex
 
-        split = ints_first(array_key(key)) if key.__class__ is tuple else None
+        key = array_key(key)  # once: the split, the memory check and SetIndex find it converted
+        split = ints_first(key) if key.__class__ is tuple else None
         if split is not None:  # PyTorch's order: the ints select a view, the arrays index it
             Index.apply(self, split[0])[split[1]] = value
             return
         # PyTorch checks the written elements (a basic index) or the whole tensor (an
         # advanced one) against the value's memory.
         basic = _is_basic(key) and hasattr(self._data, "strides")
-        written = self._data[array_key(key)] if basic else self._data
+        written = self._data[key] if basic else self._data
         inplace(self, SetIndex, value, key, written=written)
 
 

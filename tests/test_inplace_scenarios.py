@@ -55,6 +55,10 @@ SCENARIOS = {
                                                    keep_first=True),
     # PyTorch drops a written value's leading 1s (a (1, 2) row into y[0], of shape (2,)); its
     # gradient keeps the value's own shape
+    # a 0-d int tensor selects a row as its int does: the written row alone, not the whole
+    # tensor, is checked against the value's memory
+    "row_from_other_row_by_tensor_index": lambda lib, x, w: _apply(
+        (x * w).reshape(2, 2), lambda y: y.__setitem__(lib.tensor(0), y[1])),
     "row_with_leading_one": lambda lib, x, w: _apply((x * 1).reshape(2, 2),
                                                      lambda y: y.__setitem__(0, (y[1] * w).reshape(1, 2))),
     "column_assign_broadcast": lambda lib, x, w: _apply((x * 1).reshape(2, 2),
