@@ -98,6 +98,10 @@ class Tensor(TensorMath, TensorInPlace, TensorCompare):
                 f"Only Tensors of floating point and complex dtype can require gradients "
                 f"(this tensor is {self.dtype.name}; convert it with .float() first)"
             )
+        record = getattr(self, "_view", None)
+        if record is not None and record.gradless:  # see views.ViewOf
+            record.gradless = not flag  # its base's requires_grad still holds with False
+            return
         self._requires_grad = bool(flag)
 
     def requires_grad_(self, requires_grad: bool = True) -> "Tensor":

@@ -296,6 +296,9 @@ def _grad_wrapper(create_graph: bool):
 
 def _finish_leaf(leaf, grad, maybe_shared: bool, accumulate: bool, only, captured, F, listener):
     """All of a leaf's gradient is in: run its hooks, then store it. Returns the new .grad."""
+    record = getattr(leaf, "_view", None)
+    if record is not None and record.gradless:  # a no_grad view: PyTorch sends this nowhere
+        return None
     if hooks.leaf_hooks and id(leaf) in hooks.leaf_hooks:
         grad = hooks.run(hooks.leaf_hooks[id(leaf)], grad, _grad_wrapper(F.records), F.from_tensor)
         maybe_shared = True  # a hook may keep the tensor it was given: .grad must not alias it

@@ -38,9 +38,13 @@ _ref = weakref.ref
 class ViewOf:
     """What a view remembers: its base, the view ops that take it from there, and
     whether grad mode was on when it was taken (PyTorch refuses to record an in-place
-    op on a view made under no_grad of a base that requires grad)."""
+    op on a view made under no_grad of a base that requires grad).
 
-    __slots__ = ("base", "chain", "grad_mode")
+    Such a view requires grad, as its base does, yet has no history and, in PyTorch, no
+    gradient accumulator: what backward sends it goes nowhere (``gradless``) until
+    ``requires_grad_(True)`` asks for its own ``.grad``."""
+
+    __slots__ = ("base", "chain", "grad_mode", "gradless")
 
 
 class ViewOp(Op):
@@ -69,6 +73,8 @@ class ViewOp(Op):
         if data_owner is not None and (data_owner is (x if owner is None else owner)
                                        or array_module(x).may_share_memory(x, out._data)):
             _track(source, out, (cls, args[1:]))
+            if not out._requires_grad and out._view.base._requires_grad:  # made under no_grad
+                out._requires_grad = out._view.gradless = True
         return out
 
 
@@ -80,6 +86,7 @@ def _track(source, out, link: tuple) -> None:
     else:
         view.base, view.chain = record.base, record.chain + (link,)
     view.grad_mode = state.grad_enabled
+    view.gradless = False
     out._view = view
     base = view.base
     known = getattr(base, "_views", None)
@@ -105,26 +112,25 @@ def replay(base, chain):
 
 def check_can_record(tensor, record) -> None:
     """PyTorch's refusals for an in-place op that would be recorded on ``tensor``."""
-    if tensor.grad_fn is None and tensor._requires_grad:  # a leaf (a view made one included)
-        raise RuntimeError(
-            "a leaf Variable that requires grad is being used in an in-place operation. "
-            "Wrap the update in `with ag.no_grad():` or operate on a copy (x.detach())."
-        )
-    if record is None:
-        return
-    base = record.base
-    if base.grad_fn is None and base._requires_grad:
-        raise RuntimeError(
-            "a view of a leaf Variable that requires grad is being used in an in-place operation. "
-            "Wrap the update in `with ag.no_grad():`, or write into a clone() of the leaf."
-        )
-    if not record.grad_mode and base._requires_grad:
+    # In PyTorch's order: a no_grad view is refused as one before it is refused as a leaf
+    # (it is a leaf too: it requires grad and has no history).
+    if record is not None and not record.grad_mode and record.base._requires_grad:
         raise RuntimeError(
             "A view was created in no_grad mode and is being modified inplace with grad mode "
             "enabled. Given that this use case is ambiguous and error-prone, it is forbidden. "
             "You can clarify your code by moving both the view and the inplace either both inside "
             "the no_grad block (if you don't want the inplace to be tracked) or both outside (if "
             "you want the inplace to be tracked)."
+        )
+    if tensor.grad_fn is None and tensor._requires_grad:  # a leaf (a view made one included)
+        raise RuntimeError(
+            "a leaf Variable that requires grad is being used in an in-place operation. "
+            "Wrap the update in `with ag.no_grad():` or operate on a copy (x.detach())."
+        )
+    if record is not None and record.base.grad_fn is None and record.base._requires_grad:
+        raise RuntimeError(
+            "a view of a leaf Variable that requires grad is being used in an in-place operation. "
+            "Wrap the update in `with ag.no_grad():`, or write into a clone() of the leaf."
         )
 
 
