@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy
 
 from . import backend, dtypes
-from .autograd import state, versions
+from .autograd import state, versions, views
 from .autograd.engine import run_backward  # at the top: an import per backward() cost ~0.6 us
 from .core import TENSOR_TYPES, _wrap, register_tensor
 from .tensor_compare import TensorCompare
@@ -98,9 +98,9 @@ class Tensor(TensorMath, TensorInPlace, TensorCompare):
                 f"Only Tensors of floating point and complex dtype can require gradients "
                 f"(this tensor is {self.dtype.name}; convert it with .float() first)"
             )
-        record = getattr(self, "_view", None)
-        if record is not None and record.gradless:  # see views.ViewOf
-            record.gradless = not flag  # its base's requires_grad still holds with False
+        if id(self) in views.gradless:  # a no_grad view: its base's requires_grad holds
+            if flag:  # it now takes its own .grad
+                del views.gradless[id(self)]
             return
         self._requires_grad = bool(flag)
 

@@ -107,3 +107,17 @@ def test_autograd_grad_finds_a_no_grad_view_unused_as_pytorch_does():
         with pytest.raises(RuntimeError, match="appears to not have been used in the graph"):
             lib.autograd.grad((row * row).sum(), [row])
         assert lib.autograd.grad((row * row).sum(), [row], allow_unused=True) == (None,)
+
+
+def test_a_no_grad_view_is_forgotten_when_it_dies():
+    from ag_jupyter.autograd import views
+
+    w = ag.ones(3, requires_grad=True)
+    before = len(views.gradless)
+    rows = []
+    for _ in range(50):
+        with ag.no_grad():
+            rows.append(w[:2])
+    assert len(views.gradless) == before + 50
+    rows.clear()
+    assert len(views.gradless) == before  # a tensor dies with its last reference

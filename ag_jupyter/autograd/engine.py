@@ -22,7 +22,7 @@ from ..ops.algebra import ARRAYS, TENSORS
 from . import hooks, state, versions
 from .function import _freed_message
 from .node import Node
-from .views import RefusedView
+from .views import RefusedView, gradless
 
 _creation = attrgetter("_seq")  # a node's creation number
 
@@ -296,8 +296,7 @@ def _grad_wrapper(create_graph: bool):
 
 def _finish_leaf(leaf, grad, maybe_shared: bool, accumulate: bool, only, captured, F, listener):
     """All of a leaf's gradient is in: run its hooks, then store it. Returns the new .grad."""
-    record = getattr(leaf, "_view", None)
-    if record is not None and record.gradless:  # a no_grad view: PyTorch sends this nowhere
+    if gradless and id(leaf) in gradless:  # a no_grad view: PyTorch sends this nowhere
         return None
     if hooks.leaf_hooks and id(leaf) in hooks.leaf_hooks:
         grad = hooks.run(hooks.leaf_hooks[id(leaf)], grad, _grad_wrapper(F.records), F.from_tensor)
