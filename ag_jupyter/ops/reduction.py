@@ -173,8 +173,18 @@ class Var(Reduction):
         return a - F.sum(a, self.dims, True) / reduced_count(self.in_shape, self.dims)
 
     def backward(self, F, grad):
-        n = reduced_count(self.in_shape, self.dims) - self.correction
-        return (self.spread(F, grad) * self.centered(F) * (2.0 * _reciprocal(n)),)
+        return (self.var_backward(F, self.spread(F, grad)),)
+
+    def var_backward(self, F, grad):
+        """PyTorch's ``var_backward`` (``FunctionsManual.cpp``) term for term, ``grad`` spread
+        to the input's shape. Its cases with no degrees of freedom left (``correction >= n``)
+        are kept too: over the whole tensor, inf, NaN where an entry is the mean; along dims,
+        ``2 / (n - correction)`` as it is, negative (a finite gradient) or inf."""
+        dof = reduced_count(self.in_shape, self.dims) - self.correction
+        centered = self.centered(F)
+        if self.dims is None and dof <= 0:
+            return F.where(centered == 0, grad * math.nan, grad * math.inf)
+        return (2.0 / dof if dof else math.inf) * grad * centered
 
 
 class Std(Var):
@@ -189,13 +199,10 @@ class Std(Var):
         return out.astype(a._data.dtype, copy=False)
 
     def backward(self, F, grad):
-        n = reduced_count(self.in_shape, self.dims) - self.correction
+        # PyTorch's std_backward: var's of grad / (2 std), 0 where the std is 0 (constant
+        # data: 0, not 0/0)
         out = F.output(self)
-        if not self.keepdim:
-            out = F.reshape(out, kept_shape(self.in_shape, self.dims))
-        # Constant data has std 0: PyTorch's gradient there is 0, not 0/0.
-        safe = F.where(out == 0, out * 0 + 1, out)
-        return (self.spread(F, grad) * self.centered(F) * _reciprocal(n) / safe,)
+        return (self.var_backward(F, self.spread(F, F.masked(grad / (out * 2), out != 0))),)
 
 
 class Norm(Reduction):
@@ -223,13 +230,6 @@ class Norm(Reduction):
             out = F.reshape(out, kept_shape(self.in_shape, self.dims))
         safe = F.where(out == 0, out * 0 + 1, out)  # the subgradient 0 at the origin, as PyTorch
         return (self.spread(F, grad) * a / safe,)
-
-
-def _reciprocal(count: int) -> float:
-    """``1 / count`` as a Python float, which leaves a float32 gradient float32 (a NumPy
-    float64 would not): inf when there are no degrees of freedom left (PyTorch divides by
-    ``max(0, n - correction)``), rather than Python's ZeroDivisionError."""
-    return 1.0 / count if count > 0 else math.inf
 
 
 # ----- the functions users call ----------------------------------------------------
