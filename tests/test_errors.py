@@ -115,3 +115,17 @@ def test_a_failing_op_leaves_inputs_and_graph_untouched_and_differentiable(bad_o
     assert (w.tolist(), x.tolist(), x.grad_fn, x._version, w._version) == before
     x.sum().backward()
     assert w.grad.tolist() == [[2.0, 2.0], [2.0, 2.0]]
+
+
+@pytest.mark.parametrize("op", ["maximum", "minimum"])
+@pytest.mark.parametrize("call", ["number first", "number second"])
+def test_maximum_and_minimum_take_two_tensors_as_pytorchs_do(op, call):
+    torch = pytest.importorskip("torch")
+    refusals = []
+    for lib in (ag, torch):
+        x = lib.tensor([1.0, -2.0])
+        args = (0, x) if call == "number first" else (x, 0)
+        with pytest.raises(TypeError) as refused:
+            getattr(lib, op)(*args)
+        refusals.append(str(refused.value).split(" must be")[0].split(" (position")[0])
+    assert refusals[0] == refusals[1]  # which argument: input or other

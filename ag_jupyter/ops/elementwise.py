@@ -60,19 +60,20 @@ def pow(input, exponent):  # noqa: A001 - PyTorch's name
 
 
 def maximum(input, other):
-    _require_tensor("maximum", other)
+    _require_tensors("maximum", input, other)
     return Maximum.apply(input, other)
 
 
 def minimum(input, other):
-    _require_tensor("minimum", other)
+    _require_tensors("minimum", input, other)
     return Minimum.apply(input, other)
 
 
-def _require_tensor(op: str, other) -> None:
-    if other.__class__ not in TENSOR_TYPES:
-        raise TypeError(f"{op}(): argument 'other' must be Tensor, not {type(other).__name__} "
-                        f"(use clamp(min=...) or clamp(max=...) for a number)")
+def _require_tensors(op: str, input, other) -> None:
+    for name, value in (("input", input), ("other", other)):
+        if value.__class__ not in TENSOR_TYPES:
+            raise TypeError(f"{op}(): argument '{name}' must be Tensor, not {type(value).__name__} "
+                            f"(use clamp(min=...) or clamp(max=...) for a number)")
 
 
 def where(condition, input, other):
