@@ -91,6 +91,12 @@ MIXED_KEYS = {  # ints beside index arrays: PyTorch selects with the ints first
     "tensor_int_slice_list": lambda lib: (lib.tensor(0), slice(None), [3, 1]),
     "adjacent_int_list": lambda lib: (0, [2, 1]),
     "two_lists_and_int": lambda lib: ([0, 1], 1, [3, 2]),
+    # an Ellipsis that stands for no dimension does not separate the arrays (twelfth round's fuzz)
+    "lists_around_empty_ellipsis": lambda lib: (slice(None), [0, 2], Ellipsis, [1, 3]),
+    "int_list_empty_ellipsis": lambda lib: (slice(None), 1, Ellipsis, [1, 3]),
+    "masks_around_empty_ellipsis": lambda lib: (slice(None), lib.tensor([True, False, True]), Ellipsis,
+                                                lib.tensor([False, True, False, True])),
+    "lists_around_full_ellipsis": lambda lib: ([0, 1], Ellipsis, [1, 3]),
 }
 
 

@@ -60,6 +60,20 @@ def ints_first(parts: tuple):
     return tuple(first), tuple(then)
 
 
+def without_empty_ellipsis(key, ndim: int):
+    """PyTorch expands an Ellipsis before it looks at where the index arrays are, so one that
+    stands for no dimension does not separate them: ``x[:, [0, 1], ..., [1, 2]]`` of a
+    (5, 3, 4) tensor is (5, 2), where NumPy, which sees an Ellipsis between the arrays,
+    moves the indexed dimension to the front: (2, 5). Such an Ellipsis is dropped."""
+    if key.__class__ is not tuple or not any(part is Ellipsis for part in key):
+        return key
+    arrays = [part for part in key if getattr(part, "ndim", 0) or _is_mask(part)]
+    consumed = sum(part.ndim if _is_mask(part) else 1 for part in key if part is not None and part is not Ellipsis)
+    if len(arrays) < 2 or consumed != ndim:
+        return key
+    return tuple(part for part in key if part is not Ellipsis)
+
+
 def _is_int_scalar(part) -> bool:
     return getattr(part, "ndim", None) == 0 and getattr(getattr(part, "dtype", None), "kind", None) in ("i", "u")
 
@@ -138,7 +152,7 @@ class Index(ViewOp):
         elif kind is slice:
             _refuse_negative_step(key)
         else:
-            key = array_key(key)
+            key = without_empty_ellipsis(array_key(key), x.ndim)
             check_gpu_bounds(x, key)
             if _is_basic(key):
                 parts = key if isinstance(key, tuple) else (key,)

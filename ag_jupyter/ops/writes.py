@@ -19,9 +19,9 @@ class SetIndex(Op):
                r"\frac{\partial u}{\partial v} = 1 \text{ at the written entries}")
 
     def forward(self, base, value, key):
-        from .indexing import array_key, check_gpu_bounds
+        from .indexing import array_key, check_gpu_bounds, without_empty_ellipsis
 
-        self.key = array_key(key)
+        self.key = without_empty_ellipsis(array_key(key), base._data.ndim)
         check_gpu_bounds(base._data, self.key)
         out = base._data.copy()
         written = value._data if value.__class__ in TENSOR_TYPES else value
