@@ -45,18 +45,37 @@ def as_array(data, float_dtype, dtype):
             data = _untensor(data)
         array = numpy.asarray(data)
         if typed is not None:  # elements that carry a dtype decide it, as in torch.tensor
-            return dtypes.normalize(array.astype(typed)).astype(
-                dtypes.to_numpy(dtype) if dtype is not None else typed, copy=False)
+            if dtype is None:
+                return dtypes.normalize(array.astype(typed))
+            _check_fits(array, dtypes.to_numpy(dtype))
+            return array.astype(dtypes.to_numpy(dtype))
         if array.dtype.kind in "uO":
             _check_int64_range(data)
         if array.dtype == object:
             raise TypeError(f"can't make a tensor from {type(data).__name__} holding non-numbers")
+        if dtype is not None:  # from the Python numbers themselves (0.1 as float64 is 0.1),
+            _check_fits(array, dtypes.to_numpy(dtype))  # checked as torch.tensor checks them
+            return array.astype(dtypes.to_numpy(dtype))
         if array.dtype.kind == "f":
             array = array.astype(float_dtype)
         array = dtypes.normalize(array)
     if dtype is not None:
         array = array.astype(dtypes.to_numpy(dtype), copy=False)
     return array
+
+
+def _check_fits(values, target) -> None:
+    """PyTorch refuses a number its integer dtype cannot hold (NaN, inf, 2**40 as int32),
+    where NumPy's cast gives another number. An array or tensor given as data is cast as it
+    is, in both (that is ``.to()``'s behaviour)."""
+    if target.kind not in "iu" or values.size == 0 or values.dtype.kind not in "iuf":
+        return
+    limits = numpy.iinfo(target)
+    low, high = values.min(), values.max()
+    if not (numpy.isfinite(low) and numpy.isfinite(high)) or low < limits.min or high > limits.max:
+        raise RuntimeError(f"value cannot be converted to type {target.name} without overflow "
+                           f"(the data holds {low if not numpy.isfinite(low) or low < limits.min else high}; "
+                           f"{target.name} holds {limits.min} to {limits.max})")
 
 
 def legacy_array(args: tuple):
@@ -160,7 +179,20 @@ def _float_or(dtype):
 
 
 def _filled(size, value, dtype, device, requires_grad):
-    return _finish(numpy.full(_sizes(size), value, dtype=_float_or(dtype)), device, requires_grad)
+    target = _float_or(dtype)
+    if isinstance(value, float):  # an int too large: NumPy's OverflowError says so already
+        _check_fits(numpy.asarray(value), target)
+    return _finish(numpy.full(_sizes(size), value, dtype=target), device, requires_grad)
+
+
+def _require(kind: str, dtype, op: str) -> None:
+    """PyTorch defines random floats only for floating dtypes, and arange and linspace for
+    numbers, not bools: refused as it refuses them, where NumPy would cast its floats."""
+    numpy_dtype = _float_or(dtype)
+    if numpy_dtype.kind not in kind:
+        wanted = "a floating dtype (float32, float64)" if kind == "f" else "a number dtype"
+        raise NotImplementedError(f'"{op}" is not implemented for {numpy_dtype.name}: ask for {wanted}'
+                                  + (", or use randint for integers" if kind == "f" else ""))
 
 
 def zeros(*size, dtype=None, device=None, requires_grad=False) -> Tensor:
@@ -212,6 +244,12 @@ def arange(start, end=None, step=1, dtype=None, device=None, requires_grad=False
     if step == 0:
         raise RuntimeError("arange: step must be nonzero")
     _check_int64_range([start, end, step])
+    if dtype is not None:
+        _require("iuf", dtype, "arange")
+        if dtypes.to_numpy(dtype).kind in "iu" and any(float(v) != int(v) for v in (start, end, step)):
+            # PyTorch truncates them first for int64 and not for int32; NumPy counts in floats
+            raise ValueError(f"arange({start}, {end}, {step}) with an integer dtype: give it integers, "
+                             f"or make it in a float dtype and convert with .long()")
     values = numpy.arange(start, end, step)
     if dtype is None:
         dtype = dtypes.int64 if values.dtype.kind in "iu" else dtypes.default_float()
@@ -219,6 +257,7 @@ def arange(start, end=None, step=1, dtype=None, device=None, requires_grad=False
 
 
 def linspace(start, end, steps: int, dtype=None, device=None, requires_grad=False) -> Tensor:
+    _require("iuf", dtype, "linspace")
     return _finish(numpy.linspace(start, end, steps, dtype=_float_or(dtype)), device, requires_grad)
 
 
@@ -234,10 +273,12 @@ def random_array(kind: str, shape, numpy_dtype, device, a=0.0, b=1.0):
 
 
 def rand(*size, dtype=None, device=None, requires_grad=False) -> Tensor:
+    _require("f", dtype, "rand")
     return _finish(random_array("uniform", _sizes(size), _float_or(dtype), backend.CPU), device, requires_grad)
 
 
 def randn(*size, dtype=None, device=None, requires_grad=False) -> Tensor:
+    _require("f", dtype, "randn")
     return _finish(random_array("normal", _sizes(size), _float_or(dtype), backend.CPU), device, requires_grad)
 
 
