@@ -144,18 +144,20 @@ class Optimizer:
 
 
 def _state_value(key: str, value, param: Tensor, index):
-    """A copy of a saved state entry, on the parameter's device and (floats) dtype."""
-    if value.__class__ not in TENSOR_TYPES:
+    """A saved state entry on the parameter's device and (floats) dtype. As PyTorch's
+    ``.to()``, the tensor itself when it is there already: an optimizer loaded from another's
+    ``state_dict()`` in the same process shares its state tensors, and stepping one moves
+    the other's (through ``ag.save``/``ag.load`` they are new tensors)."""
+    if value.__class__ not in TENSOR_TYPES or key == "step":  # step stays a float32 CPU tensor
         return value
     array = value._data
-    if key == "step":  # the step counter stays a float32 tensor on the CPU, as in PyTorch
-        return _wrap(move(array, value.device).copy(), False, None)
     if tuple(array.shape) != tuple(param.shape):
         raise ValueError(f"optimizer state '{key}' of parameter {index} has shape {list(array.shape)}, "
                          f"but the parameter has shape {list(param.shape)}")
-    if array.dtype.kind == "f":
-        array = array.astype(param._data.dtype)
-    return _wrap(move(array, param.device).copy(), False, None)
+    target_dtype = param._data.dtype if array.dtype.kind == "f" else array.dtype
+    if array.dtype == target_dtype and value.device == param.device:
+        return value
+    return _wrap(move(array.astype(target_dtype), param.device), False, None)
 
 
 def updated(param: Tensor) -> None:
