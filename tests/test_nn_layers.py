@@ -49,6 +49,9 @@ def test_class_loss_errors_are_pytorchs():
         F.cross_entropy(x, ag.tensor([0, 1]))
     with pytest.raises(RuntimeError, match="expected target dtype to be Long or Byte, but got Float"):
         F.nll_loss(x, ag.tensor([0.0, 1.0, 2.0]))
+    for loss in (F.nll_loss, F.cross_entropy):  # int32 class indices too, as PyTorch refuses them
+        with pytest.raises(RuntimeError, match="but got Int .make the class indices int64 with .long"):
+            loss(x, ag.tensor([0, 1, 2], dtype=ag.int32))
     with pytest.raises(ValueError, match="is not a valid value for reduction"):
         nn.MSELoss(reduction="average")
 

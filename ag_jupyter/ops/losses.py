@@ -153,8 +153,9 @@ def _unrows(rows, shape: tuple):
 
 
 def _check_target(x, t) -> None:
-    if t.dtype.kind not in "iu":
-        raise RuntimeError(f"expected target dtype to be Long or Byte, but got {scalar_type_name(t)}")
+    if t.dtype.name not in ("int64", "uint8"):  # int32 too is refused, as in PyTorch
+        raise RuntimeError(f"expected target dtype to be Long or Byte, but got {scalar_type_name(t)} "
+                           f"(make the class indices int64 with .long())")
     if x.ndim == 1:
         if t.ndim != 0:
             raise ValueError(f"Expected target of shape [] for input of shape {list(x.shape)}, "
