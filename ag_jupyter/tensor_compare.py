@@ -39,13 +39,32 @@ class TensorCompare:
     def __ge__(self, other):
         return self._compare(other, numpy.greater_equal)
 
+    def _bitwise(self, other, ufunc, name: str):
+        """``&``, ``|``, ``^`` as PyTorch's bitwise ops: logical on bools, bit by bit on
+        integers (``t & 1`` of an int64 tensor is int64), in the promoted dtype; refused for
+        floats, as PyTorch refuses them."""
+        try:
+            return self._compare(other, ufunc)
+        except TypeError:  # NumPy has no bitwise op on floats
+            raise NotImplementedError(f"{name} is not implemented for floating-point tensors (here "
+                               f"{self.dtype!r} with {type(other).__name__}): it works on bool and "
+                               f"integer tensors") from None
+
     def __and__(self, other):
-        return self._compare(other, numpy.logical_and)
+        return self._bitwise(other, numpy.bitwise_and, "bitwise_and")
 
     def __or__(self, other):
-        return self._compare(other, numpy.logical_or)
+        return self._bitwise(other, numpy.bitwise_or, "bitwise_or")
+
+    def __xor__(self, other):
+        return self._bitwise(other, numpy.bitwise_xor, "bitwise_xor")
+
+    __rand__, __ror__, __rxor__ = __and__, __or__, __xor__  # each is symmetric
 
     def __invert__(self):
+        if self._data.dtype.kind == "f":
+            raise TypeError("~ (operator.invert) is only implemented on integer and Boolean-type tensors "
+                            f"(this one is {self.dtype!r}; for a mask, compare first: ~(x > 0))")
         return _wrap(numpy.logical_not(self._data) if self._data.dtype.kind == "b"
                      else numpy.invert(self._data), False, None)
 
