@@ -63,6 +63,7 @@ from .ops.linalg import matmul, mm
 from .ops.reduction import argmax, argmin, max, mean, min, norm, std, sum, var
 from .ops.shape import cat, flatten, permute, reshape, squeeze, stack, t, transpose, unsqueeze
 from .tensor import Size, Tensor  # first: the engine and ops import names from it
+from .tensor_compare import all, any, isfinite, isinf, isnan  # noqa: A004 - PyTorch's names
 
 # the tracing layer sits above the engine (which never imports it); it is small and
 # imports neither torch nor IPython, so it loads with the package

@@ -71,9 +71,70 @@ class TensorCompare:
     def eq(self, other):
         return self.__eq__(other)
 
+    def ne(self, other):
+        return self.__ne__(other)
+
+    def lt(self, other):
+        return self.__lt__(other)
+
+    def le(self, other):
+        return self.__le__(other)
+
+    def gt(self, other):
+        return self.__gt__(other)
+
+    def ge(self, other):
+        return self.__ge__(other)
+
+    def isnan(self):
+        return _wrap(backend.array_module(self._data).isnan(self._data), False, None)
+
+    def isinf(self):
+        return _wrap(backend.array_module(self._data).isinf(self._data), False, None)
+
+    def isfinite(self):
+        return _wrap(backend.array_module(self._data).isfinite(self._data), False, None)
+
+    def any(self, dim=None, keepdim: bool = False):
+        """Whether any entry (along ``dim``) is non-zero: a bool tensor, as in PyTorch."""
+        return self._truth(dim, keepdim, "any")
+
+    def all(self, dim=None, keepdim: bool = False):
+        return self._truth(dim, keepdim, "all")
+
+    def _truth(self, dim, keepdim: bool, name: str):
+        from .ops.dims import normalize_dims
+
+        x = self._data
+        axis = None if dim is None else normalize_dims(dim, x.ndim)
+        if axis is not None and x.ndim == 0:
+            axis = None
+        xp = backend.array_module(x)
+        return _wrap(xp.asarray(getattr(xp, name)(x, axis=axis, keepdims=keepdim)), False, None)
+
     def equal(self, other) -> bool:
         return self.shape == other.shape and bool((self._data == other._data).all())
 
     def allclose(self, other, rtol=1e-5, atol=1e-8) -> bool:
         return bool(numpy.allclose(backend.move(self._data, backend.CPU),
                                    backend.move(other._data, backend.CPU), rtol=rtol, atol=atol))
+
+
+def isnan(input):
+    return input.isnan()
+
+
+def isinf(input):
+    return input.isinf()
+
+
+def isfinite(input):
+    return input.isfinite()
+
+
+def any(input, dim=None, keepdim: bool = False):  # noqa: A001 - PyTorch's names
+    return input.any(dim, keepdim)
+
+
+def all(input, dim=None, keepdim: bool = False):  # noqa: A001
+    return input.all(dim, keepdim)
