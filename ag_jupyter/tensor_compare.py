@@ -71,20 +71,7 @@ class TensorCompare:
     def eq(self, other):
         return self.__eq__(other)
 
-    def ne(self, other):
-        return self.__ne__(other)
-
-    def lt(self, other):
-        return self.__lt__(other)
-
-    def le(self, other):
-        return self.__le__(other)
-
-    def gt(self, other):
-        return self.__gt__(other)
-
-    def ge(self, other):
-        return self.__ge__(other)
+    ne, lt, le, gt, ge = __ne__, __lt__, __le__, __gt__, __ge__
 
     def isnan(self):
         return _wrap(backend.array_module(self._data).isnan(self._data), False, None)
