@@ -44,11 +44,8 @@ def as_array(data, float_dtype, dtype):
             typed = _element_dtype(_flat(data), float_dtype)
             data = _untensor(data)
         array = numpy.asarray(data)
-        if typed is not None:  # elements that carry a dtype decide it, as in torch.tensor
-            if dtype is None:
-                return dtypes.normalize(array.astype(typed))
-            _check_fits(array, dtypes.to_numpy(dtype))
-            return array.astype(dtypes.to_numpy(dtype))
+        if typed is not None and dtype is None:  # elements that carry a dtype decide it, as in torch.tensor
+            return dtypes.normalize(array.astype(typed))
         if array.dtype.kind in "uO":
             _check_int64_range(data)
         if array.dtype == object:
@@ -71,11 +68,10 @@ def _check_fits(values, target) -> None:
     if target.kind not in "iu" or values.size == 0 or values.dtype.kind not in "iuf":
         return
     limits = numpy.iinfo(target)
-    low, high = values.min(), values.max()
-    if not (numpy.isfinite(low) and numpy.isfinite(high)) or low < limits.min or high > limits.max:
-        raise RuntimeError(f"value cannot be converted to type {target.name} without overflow "
-                           f"(the data holds {low if not numpy.isfinite(low) or low < limits.min else high}; "
-                           f"{target.name} holds {limits.min} to {limits.max})")
+    for end in (values.min(), values.max()):
+        if not numpy.isfinite(end) or not limits.min <= end <= limits.max:
+            raise RuntimeError(f"value cannot be converted to type {target.name} without overflow "
+                               f"(the data holds {end}; {target.name} holds {limits.min} to {limits.max})")
 
 
 def legacy_array(args: tuple):

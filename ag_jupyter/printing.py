@@ -61,25 +61,32 @@ class _Formatter:
         return (self.max_width - len(text)) * " " + text
 
 
+def _shown(length: int, summarize: bool) -> list:
+    """The indices a dimension shows: all, or its first and last ``EDGEITEMS`` when summarized."""
+    if summarize and length > 2 * EDGEITEMS:
+        return list(range(EDGEITEMS)) + list(range(length - EDGEITEMS, length))
+    return list(range(length))
+
+
 def _summarized(array):
     """The entries a summarized tensor shows, for the formatter to measure."""
     if array.ndim == 0:
         return array
+    rows = _shown(len(array), True)
     if array.ndim == 1:
-        return numpy.concatenate((array[:EDGEITEMS], array[-EDGEITEMS:])) if len(array) > 2 * EDGEITEMS else array
-    rows = range(len(array))
-    if len(array) > 2 * EDGEITEMS:
-        rows = list(range(EDGEITEMS)) + list(range(len(array) - EDGEITEMS, len(array)))
+        return array[rows]
     return numpy.stack([_summarized(array[i]) for i in rows])
+
+
+def _with_gap(items: list, length: int, gap: str) -> list:
+    """``items`` with ``gap`` where a summary left entries out."""
+    return items[:EDGEITEMS] + [gap] + items[EDGEITEMS:] if len(items) < length else items
 
 
 def _vector(array, indent: int, summarize: bool, formatter: _Formatter) -> str:
     per_line = max(1, math.floor((LINEWIDTH - indent) / (formatter.max_width + 2)))
-    if summarize and len(array) > 2 * EDGEITEMS:
-        entries = ([formatter.format(v) for v in array[:EDGEITEMS].tolist()] + [" ..."]
-                   + [formatter.format(v) for v in array[-EDGEITEMS:].tolist()])
-    else:
-        entries = [formatter.format(v) for v in array.tolist()]
+    values = array[_shown(len(array), summarize)].tolist()
+    entries = _with_gap([formatter.format(v) for v in values], len(array), " ...")
     lines = [", ".join(entries[i:i + per_line]) for i in range(0, len(entries), per_line)]
     return "[" + (",\n" + " " * (indent + 1)).join(lines) + "]"
 
@@ -89,12 +96,8 @@ def _nested(array, indent: int, summarize: bool, formatter: _Formatter) -> str:
         return formatter.format(array.item())
     if array.ndim == 1:
         return _vector(array, indent, summarize, formatter)
-    if summarize and len(array) > 2 * EDGEITEMS:
-        slices = ([_nested(array[i], indent + 1, summarize, formatter) for i in range(EDGEITEMS)] + ["..."]
-                  + [_nested(array[i], indent + 1, summarize, formatter)
-                     for i in range(len(array) - EDGEITEMS, len(array))])
-    else:
-        slices = [_nested(array[i], indent + 1, summarize, formatter) for i in range(len(array))]
+    slices = [_nested(array[i], indent + 1, summarize, formatter) for i in _shown(len(array), summarize)]
+    slices = _with_gap(slices, len(array), "...")
     return "[" + ("," + "\n" * (array.ndim - 1) + " " * (indent + 1)).join(slices) + "]"
 
 

@@ -43,12 +43,14 @@ class TensorCompare:
         """``&``, ``|``, ``^`` as PyTorch's bitwise ops: logical on bools, bit by bit on
         integers (``t & 1`` of an int64 tensor is int64), in the promoted dtype; refused for
         floats, as PyTorch refuses them."""
-        try:
-            return self._compare(other, ufunc)
-        except TypeError:  # NumPy has no bitwise op on floats
+        from .promotion import result_type
+
+        value = other._data if other.__class__ in TENSOR_TYPES else other
+        if result_type(self._data, value).kind == "f":
             raise NotImplementedError(f"{name} is not implemented for floating-point tensors (here "
-                               f"{self.dtype!r} with {type(other).__name__}): it works on bool and "
-                               f"integer tensors") from None
+                                      f"{self.dtype!r} with {type(other).__name__}): it works on bool "
+                                      f"and integer tensors")
+        return self._compare(other, ufunc)
 
     def __and__(self, other):
         return self._bitwise(other, numpy.bitwise_and, "bitwise_and")
