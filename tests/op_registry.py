@@ -311,3 +311,9 @@ def _key(m, key):
     if isinstance(key, (list, np.ndarray)):
         return torch.as_tensor(np.asarray(key))
     return key
+
+
+# Convolution and pooling (issue 30): their draws are in a file of their own.
+from op_registry_windows import WINDOW_CASES  # noqa: E402 (it takes Case and the draws above)
+
+CASES += WINDOW_CASES

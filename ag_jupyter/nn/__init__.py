@@ -10,15 +10,18 @@ ag.Size([8, 2])
 from . import functional, init
 from .activation import LogSoftmax, ReLU, Sigmoid, Softmax, Tanh
 from .container import ModuleList, Sequential
+from .conv import Conv1d, Conv2d
 from .dropout import Dropout
 from .flatten import Flatten
 from .linear import Identity, Linear
 from .loss import CrossEntropyLoss, MSELoss, NLLLoss
 from .module import Module
 from .parameter import Parameter
+from .pooling import AdaptiveAvgPool2d, AvgPool2d, MaxPool1d, MaxPool2d
 
 __all__ = [
     "Module", "Parameter", "Linear", "Identity", "Sequential", "ModuleList", "Flatten",
     "ReLU", "Tanh", "Sigmoid", "Softmax", "LogSoftmax", "Dropout",
     "MSELoss", "CrossEntropyLoss", "NLLLoss", "functional", "init",
 ]
+__all__ += ["Conv1d", "Conv2d", "MaxPool1d", "MaxPool2d", "AvgPool2d", "AdaptiveAvgPool2d"]

@@ -22,9 +22,12 @@ from .. import backend
 from ..creation import random_array
 from ..dtypes import scalar_type_name
 from ..ops.activation import LogSoftmax, Softmax
+from ..ops.convolution import conv1d, conv2d  # noqa: F401  (convolution and pooling: each one op in ops/)
 from ..ops.elementwise import Mul, Relu, Sigmoid, Tanh
 from ..ops.linalg import Addmm
 from ..ops.losses import MseLoss, NllLoss, check_reduction
+from ..ops.pooling import adaptive_avg_pool2d, avg_pool2d, max_pool1d, max_pool2d  # noqa: F401
+from ..ops.windows import fold, unfold  # noqa: F401
 from ..tensor import TENSOR_TYPES, Tensor, _wrap
 from ..tensor_inplace import inplace as _inplace
 
