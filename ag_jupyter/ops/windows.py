@@ -20,7 +20,9 @@ from ..dtypes import scalar_type_name
 
 
 class Windows(NamedTuple):
-    """Where the windows of a convolution or pooling lie on an (N, C, H, W) array."""
+    """Where the windows of a convolution or pooling lie on an array whose spatial
+    dimensions are ``axis`` and ``axis + 1``: (N, C, H, W) with axis 2, PyTorch's layout, or
+    (C, H, W, N) with axis 1, the layout convolution computes in (see ``convolution.py``)."""
 
     kernel: tuple  # (kh, kw)
     stride: tuple
@@ -28,11 +30,7 @@ class Windows(NamedTuple):
     padding: tuple  # ((top, bottom), (left, right)): 'same' and ceil_mode pad unevenly
     size: tuple  # the input's (H, W)
     out: tuple  # (Ho, Wo)
-
-    @property
-    def spread(self) -> tuple:
-        """Each kernel's extent on the input, dilation included."""
-        return tuple(d * (k - 1) + 1 for k, d in zip(self.kernel, self.dilation))
+    axis: int = 2
 
 
 def spatial(value, dims: int, name: str, message=None) -> tuple:
@@ -61,46 +59,66 @@ def as_pair(values: tuple, fill: int) -> tuple:
     return values if len(values) == 2 else (fill,) + values
 
 
-def window_view(x, windows: Windows, fill):
-    """The windows of ``x`` (N, C, H, W), padded with ``fill``, as a strided view of shape
-    (N, C, kh, kw, Ho, Wo): nothing is copied but the padding."""
-    xp = array_module(x)
+def _padded(x, windows: Windows, fill):
+    """``x`` with its padding, ``fill`` in it (``x`` itself when there is none)."""
     (top, bottom), (left, right) = windows.padding
-    if top or bottom or left or right:
-        n, c, h, w = x.shape
-        padded = xp.full((n, c, h + top + bottom, w + left + right), fill, dtype=x.dtype)
-        padded[:, :, top:top + h, left:left + w] = x
-        x = padded
+    if not (top or bottom or left or right):
+        return x
+    axis = windows.axis
+    shape = list(x.shape)
+    shape[axis] += top + bottom
+    shape[axis + 1] += left + right
+    padded = array_module(x).full(tuple(shape), fill, dtype=x.dtype)
+    inside = (slice(None),) * axis + (slice(top, top + x.shape[axis]), slice(left, left + x.shape[axis + 1]))
+    padded[inside] = x
+    return padded
+
+
+def window_view(x, windows: Windows, fill):
+    """The windows of ``x``, padded with ``fill``, as a strided view: (N, C, kh, kw, Ho, Wo) for
+    axis 2, (C, kh, kw, Ho, Wo, N) for axis 1. Nothing is copied but the padding."""
+    x = _padded(x, windows, fill)
+    axis = windows.axis
     (dh, dw), (sh, sw) = windows.dilation, windows.stride
-    n_stride, c_stride, h_stride, w_stride = x.strides
-    shape = x.shape[:2] + windows.kernel + windows.out
-    strides = (n_stride, c_stride, h_stride * dh, w_stride * dw, h_stride * sh, w_stride * sw)
-    return xp.lib.stride_tricks.as_strided(x, shape, strides)
+    h_stride, w_stride = x.strides[axis:axis + 2]
+    shape = x.shape[:axis] + windows.kernel + windows.out + x.shape[axis + 2:]
+    strides = x.strides[:axis] + (h_stride * dh, w_stride * dw, h_stride * sh, w_stride * sw) + \
+        x.strides[axis + 2:]
+    return array_module(x).lib.stride_tricks.as_strided(x, shape, strides)
 
 
 def unfold_array(x, windows: Windows):
-    """im2col: (N, C, H, W) -> (N, C*kh*kw, Ho*Wo), zero padding, one copy."""
-    n, c = x.shape[:2]
-    return window_view(x, windows, 0).reshape(n, c * math.prod(windows.kernel), math.prod(windows.out))
+    """im2col with zero padding, one copy: (N, C, H, W) -> (N, C*kh*kw, Ho*Wo) for axis 2,
+    (C, H, W, N) -> (C*kh*kw, Ho*Wo*N) for axis 1."""
+    kk, blocks = math.prod(windows.kernel), math.prod(windows.out)
+    view = window_view(x, windows, 0)
+    if windows.axis == 2:
+        return view.reshape(x.shape[0], x.shape[1] * kk, blocks)
+    return view.reshape(x.shape[0] * kk, blocks * x.shape[-1])
 
 
 def fold_array(cols, windows: Windows):
-    """col2im, the adjoint of ``unfold_array``: (N, C*kh*kw, Ho*Wo) -> (N, C, H, W), each
-    column's entries added back where its window took them from."""
+    """col2im, the adjoint of ``unfold_array``: each column's entries added back where its
+    window took them from, one strided add per kernel offset."""
     xp = array_module(cols)
     (kh, kw), (ho, wo) = windows.kernel, windows.out
     (dh, dw), (sh, sw) = windows.dilation, windows.stride
     (top, bottom), (left, right) = windows.padding
     h, w = windows.size
-    n, c = cols.shape[0], cols.shape[1] // (kh * kw)
-    taken = cols.reshape(n, c, kh, kw, ho, wo)
-    image = xp.zeros((n, c, h + top + bottom, w + left + right), dtype=cols.dtype)
+    padded = (h + top + bottom, w + left + right)
+    if windows.axis == 2:
+        n, c = cols.shape[0], cols.shape[1] // (kh * kw)
+        taken, image = cols.reshape(n, c, kh, kw, ho, wo), xp.zeros((n, c) + padded, dtype=cols.dtype)
+    else:
+        c, n = cols.shape[0] // (kh * kw), cols.shape[1] // (ho * wo)
+        taken, image = cols.reshape(c, kh, kw, ho, wo, n), xp.zeros((c,) + padded + (n,), dtype=cols.dtype)
+    lead = (slice(None),) * windows.axis
     for i in range(kh):
         rows = slice(i * dh, i * dh + sh * (ho - 1) + 1, sh)
         for j in range(kw):
-            image[:, :, rows, j * dw:j * dw + sw * (wo - 1) + 1:sw] += taken[:, :, i, j]
+            image[lead + (rows, slice(j * dw, j * dw + sw * (wo - 1) + 1, sw))] += taken[lead + (i, j)]
     if top or bottom or left or right:
-        return xp.ascontiguousarray(image[:, :, top:top + h, left:left + w])
+        return xp.ascontiguousarray(image[lead + (slice(top, top + h), slice(left, left + w))])
     return image
 
 
@@ -117,6 +135,42 @@ def col2im(F, cols, windows: Windows):
 def _refuse_integers(kernel: str, x) -> None:
     if x.dtype.kind in "iu":  # PyTorch has no integer kernel for these (bools it has)
         raise NotImplementedError(f"\"{kernel}\" not implemented for '{scalar_type_name(x)}'")
+
+
+def spread(F, values, windows: Windows, picks=None):
+    """The backward of pooling: each window's value (N, C, Ho, Wo) added to every position of
+    its window, or with ``picks`` (per kernel offset ``i*kw + j``, a mask of the windows that
+    took it) only where the mask holds; (N, C, H, W) out. On arrays, one add per kernel offset
+    straight into the image; under ``create_graph``, ``Col2Im`` of the columns it amounts to."""
+    (kh, kw), (ho, wo) = windows.kernel, windows.out
+    n, c = values.shape[:2]
+    if F.records:
+        cols = F.reshape(values, (n, c, 1, ho * wo))
+        if picks is None:
+            cols = F.expand(cols, (n, c, kh * kw, ho * wo))
+        else:
+            cols = F.masked(cols, F.constant(array_module(picks[0]).stack(picks, 2).reshape(n, c, -1, ho * wo)))
+        return Col2Im.apply(F.reshape(cols, (n, c * kh * kw, ho * wo)), windows)
+    xp = array_module(values)
+    (dh, dw), (sh, sw) = windows.dilation, windows.stride
+    (top, bottom), (left, right) = windows.padding
+    h, w = windows.size
+    image = xp.zeros((n, c, h + top + bottom, w + left + right), dtype=values.dtype)
+    # a product by each mask, not ufunc where= (10x slower in NumPy), unless an inf or NaN
+    # would then reach the windows that did not take the offset (inf * 0); checked once
+    finite = picks is None or bool(xp.isfinite(values).all())
+    for i in range(kh):
+        rows = slice(i * dh, i * dh + sh * (ho - 1) + 1, sh)
+        for j in range(kw):
+            target = image[:, :, rows, j * dw:j * dw + sw * (wo - 1) + 1:sw]
+            if picks is None:
+                target += values
+            else:
+                pick = picks[i * kw + j]
+                target += values * pick if finite else xp.where(pick, values, 0)
+    if top or bottom or left or right:
+        return xp.ascontiguousarray(image[:, :, top:top + h, left:left + w])
+    return image
 
 
 class Im2Col(Op):
