@@ -160,3 +160,40 @@ def test_a_small_cnn_trains_as_pytorchs_step_for_step():
         assert abs(ours.last - theirs.last) < 1e-5
     for (name, p), q in zip(ours.named_parameters(), theirs.parameters()):
         assert np.allclose(p.detach().numpy(), q.detach().numpy(), atol=1e-5), name
+
+
+def test_a_traced_conv_and_pool_show_their_window_settings_by_name():
+    from trace_checks import ops, validate
+
+    from ag_jupyter.widgets.static_values import op_text
+
+    with ag.trace() as tr:
+        x = ag.randn(1, 1, 8, 8, requires_grad=True)
+        y = F.max_pool2d(F.conv2d(x, ag.randn(2, 1, 3, 3), padding=1), 2, ceil_mode=True)
+        F.conv1d(y.flatten(2), ag.randn(4, 1, 3), stride=2, dilation=2, groups=2)
+        F.conv2d(x, ag.randn(2, 1, 4, 4), padding="same")
+    doc = tr.to_dict()
+    validate(doc)
+    settings = [{c["name"]: c["value"] for c in op.get("consts", [])} for op in ops(doc)]
+    assert settings[0] == {"kernel_size": "(3, 3)", "stride": "(1, 1)", "padding": "(1, 1)"}
+    assert settings[1] == {"kernel_size": "(2, 2)", "stride": "(2, 2)", "ceil_mode": "True"}
+    conv1d = next(s for s in settings if s.get("kernel_size") == "(3,)")
+    assert conv1d == {"kernel_size": "(3,)", "stride": "(2,)", "dilation": "(2,)", "groups": "2"}
+    assert settings[-1]["padding"] == "same"
+    assert [op_text(op) for op in ops(doc)][:2] == ["conv 3×3 stride 1 padding 1",
+                                                    "max pool 2×2 stride 2 ceil mode True"]
+
+
+def _max_pool_grad(lib, functional, x, stride, weights):
+    leaf = lib.tensor(x, requires_grad=True)
+    out = functional.max_pool2d(leaf, 2, stride)
+    (out * lib.tensor(np.resize(weights, tuple(out.shape)))).sum().backward()
+    return leaf.grad.numpy()
+
+
+@pytest.mark.parametrize("stride", [2, 1], ids=["apart", "overlapping"])
+def test_an_inf_gradient_reaches_only_the_chosen_entry_of_a_max_pool(stride):
+    x = np.arange(32.0).reshape(1, 2, 4, 4)
+    weights = np.array([float("inf"), 1.0, 2.0, 3.0, -1.0, 2.0, 3.0, 4.0])
+    np.testing.assert_array_equal(_max_pool_grad(ag, F, x, stride, weights),
+                                  _max_pool_grad(torch, TF, x, stride, weights))

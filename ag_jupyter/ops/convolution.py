@@ -100,7 +100,7 @@ class Convolution(Op):
     products were N small ones; a LeNet-5 step took about twice as long.
     """
 
-    __slots__ = ("windows", "groups", "cols", "in_shape", "weight_shape", "dims", "bias_dtype")
+    __slots__ = ("windows", "groups", "cols", "in_shape", "weight_shape", "dims", "bias_dtype", "padding")
     arity = 3
     node_name = "ConvolutionBackward0"
     symbol = "conv"
@@ -133,6 +133,7 @@ class Convolution(Op):
                 self.bias_dtype, b = b.dtype, b.astype(x.dtype)
             out += b[:, None]
         self.windows, self.groups, self.dims, self.cols = windows, groups, dims, cols
+        self.padding = padding if isinstance(padding, str) else None  # "same" is shown as the user wrote it
         self.in_shape, self.weight_shape = image.shape, w.shape
         self.saved = (input, weight)
         out = xp.ascontiguousarray(out.reshape(out_channels, -1, n).transpose(2, 0, 1))
@@ -140,7 +141,10 @@ class Convolution(Op):
 
     def constants(self) -> dict:
         """What the trace shows on the node (defaults left out but kernel and stride)."""
-        return _shown(self.windows, self.dims, {"groups": self.groups})
+        shown = _shown(self.windows, self.dims, {"groups": self.groups})
+        if self.padding == "same":
+            shown["padding"] = "same"
+        return shown
 
     def backward(self, F, grad):
         input, weight = self.saved

@@ -124,7 +124,7 @@ class MaxPool2d(Op):
         offset holding it (for a window whose maximum is NaN, its last NaN), never a padded
         position, as PyTorch chooses."""
         xp = array_module(out)
-        inside = _inside(self.windows)
+        inside = _inside(self.windows, xp)
         offsets = _offsets(self.windows)
         taken = xp.zeros(out.shape, dtype=bool)
         picks = []
@@ -171,8 +171,9 @@ def _offsets(windows: Windows) -> list:
     return [(i, j) for i in range(windows.kernel[0]) for j in range(windows.kernel[1])]
 
 
-def _inside(windows: Windows):
-    """Per kernel offset, which windows see the input there rather than padding (None: all)."""
+def _inside(windows: Windows, xp):
+    """Per kernel offset, which windows see the input there rather than padding (None: all),
+    as arrays of ``xp``."""
     if not any(before or after for before, after in windows.padding):
         return None
     (ho, wo), (sh, sw), (dh, dw) = windows.out, windows.stride, windows.dilation
@@ -180,7 +181,7 @@ def _inside(windows: Windows):
     rows = numpy.arange(ho)[:, None] * sh - top
     cols = numpy.arange(wo) * sw - left
     h, w = windows.size
-    return [(rows + i * dh >= 0) & (rows + i * dh < h) & (cols + j * dw >= 0) & (cols + j * dw < w)
+    return [xp.asarray((rows + i * dh >= 0) & (rows + i * dh < h) & (cols + j * dw >= 0) & (cols + j * dw < w))
             for i, j in _offsets(windows)]
 
 

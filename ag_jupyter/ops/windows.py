@@ -157,17 +157,23 @@ def spread(F, values, windows: Windows, picks=None):
     h, w = windows.size
     image = xp.zeros((n, c, h + top + bottom, w + left + right), dtype=values.dtype)
     # a product by each mask, not ufunc where= (10x slower in NumPy), unless an inf or NaN
-    # would then reach the windows that did not take the offset (inf * 0); checked once
+    # would then reach the windows that did not take the offset (inf * 0); checked once.
+    # Windows that do not overlap (max pooling's usual stride) write their part in place.
     finite = picks is None or bool(xp.isfinite(values).all())
+    apart = all(s >= d * (k - 1) + 1 for k, s, d in zip(windows.kernel, windows.stride, windows.dilation))
+    taken = None if picks is None or apart or not finite else xp.empty_like(values)
     for i in range(kh):
         rows = slice(i * dh, i * dh + sh * (ho - 1) + 1, sh)
         for j in range(kw):
             target = image[:, :, rows, j * dw:j * dw + sw * (wo - 1) + 1:sw]
             if picks is None:
                 target += values
+            elif not finite:
+                target += xp.where(picks[i * kw + j], values, 0)
+            elif apart:
+                xp.multiply(values, picks[i * kw + j], out=target)
             else:
-                pick = picks[i * kw + j]
-                target += values * pick if finite else xp.where(pick, values, 0)
+                target += xp.multiply(values, picks[i * kw + j], out=taken)
     if top or bottom or left or right:
         return xp.ascontiguousarray(image[:, :, top:top + h, left:left + w])
     return image
