@@ -26,6 +26,20 @@ import sys
 # bench_engine.py); passive waiting hands the cores back. Set before PyTorch is imported.
 os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
+
+def _threads_before_numpy(argv: list) -> None:
+    """``--threads N`` run as a script: tell OpenBLAS before NumPy loads it. Limited only later
+    (threadpoolctl), OpenBLAS still took 1 ms or 32 ms for the same small product on a busy
+    machine, which swamped the comparison."""
+    if "--threads" in argv[:-1] and "numpy" not in sys.modules:
+        count = argv[argv.index("--threads") + 1]
+        for name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+            os.environ[name] = count
+
+
+if __name__ == "__main__":
+    _threads_before_numpy(sys.argv)
+
 import numpy as np  # noqa: E402
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
