@@ -12,6 +12,7 @@ from IPython.core.magic_arguments import argument, magic_arguments, parse_argstr
 
 from .widgets.cell import AutogradCell, CellOptions
 from .widgets.contract import check_option
+from .widgets.page import check_target
 from .widgets.show import show
 
 HTML_HELP = ("also write the graph as one self-contained HTML page at PATH: it steps with no kernel "
@@ -22,8 +23,6 @@ def _page_path(path):
     """The ``--html`` path, checked before anything runs (a bad one is a UsageError naming it)."""
     if path is None:
         return None
-    from .widgets.page import check_target
-
     try:
         return check_target(path)
     except (OSError, ValueError) as error:

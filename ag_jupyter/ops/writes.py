@@ -2,10 +2,11 @@
 PyTorch draws it (``CopySlices`` and views are in ``autograd/views.py``)."""
 from __future__ import annotations
 
+from ..autograd.algebra import sum_to
 from ..autograd.function import Op
 from ..backend import array_module, device_of, move
 from ..core import TENSOR_TYPES
-from .algebra import sum_to
+from .indexing import array_key, check_gpu_bounds, without_empty_ellipsis
 
 
 class SetIndex(Op):
@@ -19,8 +20,6 @@ class SetIndex(Op):
                r"\frac{\partial u}{\partial v} = 1 \text{ at the written entries}")
 
     def forward(self, base, value, key):
-        from .indexing import array_key, check_gpu_bounds, without_empty_ellipsis
-
         self.key = without_empty_ellipsis(array_key(key), base._data.ndim)
         check_gpu_bounds(base._data, self.key)
         out = base._data.copy()
