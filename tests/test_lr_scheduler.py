@@ -1,6 +1,6 @@
 """Learning-rate schedulers against PyTorch: the lr (and momentum) of every param group
 after each of 100 steps, equal bit for bit (the same float arithmetic in the same order), in
-in the same order), in the warning-free order ``optimizer.step(); scheduler.step()``."""
+the warning-free order ``optimizer.step(); scheduler.step()``."""
 import math
 import warnings
 
