@@ -7,7 +7,7 @@
 >>> model[0].weight.grad.shape
 ag.Size([8, 2])
 """
-from . import functional, init
+from . import functional, init, utils
 from .activation import LogSoftmax, ReLU, Sigmoid, Softmax, Tanh
 from .container import ModuleList, Sequential
 from .dropout import Dropout
@@ -22,3 +22,4 @@ __all__ = [
     "ReLU", "Tanh", "Sigmoid", "Softmax", "LogSoftmax", "Dropout",
     "MSELoss", "CrossEntropyLoss", "NLLLoss", "functional", "init",
 ]
+__all__ += ["utils"]
