@@ -22,7 +22,7 @@ from .. import backend
 from ..creation import random_array
 from ..dtypes import scalar_type_name
 from ..ops.activation import LogSoftmax, Softmax
-from ..ops.elementwise import Mul, Relu, Sigmoid, Tanh
+from ..ops.elementwise import Mul, Relu, Sigmoid, Tanh, where
 from ..ops.linalg import Addmm
 from ..ops.losses import MseLoss, NllLoss, check_reduction
 from ..tensor import TENSOR_TYPES, Tensor, _wrap
@@ -140,7 +140,9 @@ def cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None,
     smooth = -weighted.sum(class_dim)
     xp = backend.array_module(target._data)
     counted = target._data != ignore_index
-    smooth = smooth * _wrap(counted.astype(input._data.dtype), False, None)
+    # chosen, not multiplied by 0/1: with every target ignored the mean divides by 0, and
+    # PyTorch's masked_fill still gives those rows a gradient of 0 (a product would give NaN)
+    smooth = where(_wrap(counted, False, None), smooth, 0.0)
     if reduction == "mean":
         if weight is None:
             total = counted.sum()
