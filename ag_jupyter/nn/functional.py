@@ -21,6 +21,7 @@ import numpy
 from .. import backend
 from ..creation import random_array
 from ..dtypes import scalar_type_name
+from ..ops import elementwise_losses, nonlinear
 from ..ops.activation import LogSoftmax, Softmax
 from ..ops.elementwise import Mul, Relu, Sigmoid, Tanh, where
 from ..ops.linalg import Addmm
@@ -55,6 +56,31 @@ def tanh(input: Tensor) -> Tensor:
 
 def sigmoid(input: Tensor) -> Tensor:
     return Sigmoid.apply(input)
+
+
+def gelu(input: Tensor, approximate: str = "none") -> Tensor:
+    """``x * Φ(x)`` (``approximate='tanh'``: Φ through tanh, as GPT-2 computed it)."""
+    return nonlinear.gelu(input, approximate)
+
+
+def leaky_relu(input: Tensor, negative_slope: float = 0.01, inplace: bool = False) -> Tensor:
+    if inplace:
+        return _inplace(input, nonlinear.LeakyRelu, negative_slope)
+    return nonlinear.leaky_relu(input, negative_slope)
+
+
+def silu(input: Tensor, inplace: bool = False) -> Tensor:
+    """``x * sigmoid(x)`` (also called swish)."""
+    return _inplace(input, nonlinear.Silu) if inplace else nonlinear.silu(input)
+
+
+def elu(input: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:
+    return _inplace(input, nonlinear.Elu, alpha) if inplace else nonlinear.elu(input, alpha)
+
+
+def softplus(input: Tensor, beta: float = 1.0, threshold: float = 20.0) -> Tensor:
+    """``log(1 + e^(beta x)) / beta``, and ``x`` itself where ``beta x > threshold``."""
+    return nonlinear.softplus(input, beta, threshold)
 
 
 def _softmax_dim(name: str, ndim: int, dim: int | None) -> int:
@@ -108,6 +134,60 @@ def mse_loss(input: Tensor, target: Tensor, reduction: str = "mean") -> Tensor:
                       f"({input.shape}). This will likely lead to incorrect results due to "
                       f"broadcasting. Please ensure they have the same size.", stacklevel=2)
     return MseLoss.apply(input, target, check_reduction(reduction))
+
+
+def _warn_sizes(input: Tensor, target: Tensor) -> None:
+    if tuple(target.shape) != tuple(input.shape):
+        warnings.warn(f"Using a target size ({target.shape}) that is different to the input size "
+                      f"({input.shape}). This will likely lead to incorrect results due to "
+                      f"broadcasting. Please ensure they have the same size.", stacklevel=3)
+
+
+def l1_loss(input: Tensor, target: Tensor, reduction: str = "mean") -> Tensor:
+    """Mean absolute error, composed as PyTorch draws it: ``MeanBackward0`` of ``AbsBackward0``."""
+    _require_tensor("l1_loss", target)
+    _warn_sizes(input, target)
+    losses = (input - target).abs()
+    reduction = check_reduction(reduction)
+    return losses if reduction == "none" else losses.mean() if reduction == "mean" else losses.sum()
+
+
+def smooth_l1_loss(input: Tensor, target: Tensor, reduction: str = "mean", beta: float = 1.0) -> Tensor:
+    """Squared error below ``beta`` (halved, over ``beta``), absolute error above it."""
+    _require_tensor("smooth_l1_loss", target)
+    _warn_sizes(input, target)
+    if beta < 0:
+        raise RuntimeError("smooth_l1_loss does not support negative values for beta.")
+    if beta == 0:  # no quadratic part left: PyTorch computes (and draws) l1_loss
+        return l1_loss(input, target, reduction)
+    return elementwise_losses.SmoothL1Loss.apply(input, target, check_reduction(reduction), beta)
+
+
+def huber_loss(input: Tensor, target: Tensor, reduction: str = "mean", delta: float = 1.0) -> Tensor:
+    """Half the squared error below ``delta``, ``delta`` times the absolute error (less
+    ``delta / 2``) above it: ``smooth_l1_loss`` times ``delta``."""
+    _require_tensor("huber_loss", target)
+    _warn_sizes(input, target)
+    if delta <= 0:
+        raise RuntimeError("huber_loss does not support non-positive values for delta.")
+    return elementwise_losses.HuberLoss.apply(input, target, check_reduction(reduction), delta)
+
+
+def binary_cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None,
+                         reduction: str = "mean") -> Tensor:
+    """``-w [t log(x) + (1 - t) log(1 - x)]`` for probabilities ``x``; each log is kept
+    above -100, as PyTorch keeps it, so a certain wrong answer costs 100."""
+    _require_tensor("binary_cross_entropy", target)
+    return elementwise_losses.binary_cross_entropy(input, target, weight, check_reduction(reduction))
+
+
+def binary_cross_entropy_with_logits(input: Tensor, target: Tensor, weight: Tensor | None = None,
+                                     reduction: str = "mean", pos_weight: Tensor | None = None) -> Tensor:
+    """``binary_cross_entropy(sigmoid(x), t)`` computed from the logits ``x`` in one stable
+    step (no log of 0 for any x); ``pos_weight`` weighs the positive term per class."""
+    _require_tensor("binary_cross_entropy_with_logits", target)
+    return elementwise_losses.binary_cross_entropy_with_logits(input, target, weight,
+                                                               check_reduction(reduction), pos_weight)
 
 
 def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None, ignore_index: int = -100,
