@@ -365,3 +365,37 @@ CASES += [
          lambda m, a, t, reduction: _functional(m).huber_loss(a, t, reduction=reduction, delta=0.7),
          ("HuberLoss",)),
 ]
+
+
+def _spread_out(arrays, dims):
+    """No group standardized over is nearly constant (its 1/std would swamp the differences)."""
+    assume(np.all(np.var(arrays, axis=dims) > 0.1))
+    return arrays
+
+
+def _batch_norm(data):
+    n, c = data.draw(st.integers(2, 4)), data.draw(st.integers(1, 3))
+    shape = data.draw(st.sampled_from([(n, c), (n, c, 2)]))
+    x = _spread_out(data.draw(values(shape)), (0,) + tuple(range(2, len(shape))))
+    return [x, data.draw(values((c,))), data.draw(values((c,)))], {
+        "training": data.draw(st.booleans()), "mean": data.draw(values((c,))),
+        "var": data.draw(values((c,), 0.2, 3.0))}
+
+
+def _run_batch_norm(m, x, w, b, training, mean, var):
+    stats = (None, None) if training else (m.as_tensor(mean), m.as_tensor(var))
+    return _functional(m).batch_norm(x, *stats, w, b, training=training)
+
+
+def _layer_norm(data):
+    lead = data.draw(st.sampled_from([(), (2,), (2, 2)]))
+    normalized = data.draw(st.sampled_from([(3,), (2, 2)]))
+    x = _spread_out(data.draw(values(lead + normalized)), tuple(range(len(lead), len(lead) + len(normalized))))
+    return [x, data.draw(values(normalized)), data.draw(values(normalized))], {"normalized_shape": normalized}
+
+
+CASES += [
+    Case("batch_norm", _batch_norm, _run_batch_norm, ("NativeBatchNorm",), tolerance=1e-4),
+    Case("layer_norm", _layer_norm, lambda m, x, w, b, normalized_shape: _functional(m).layer_norm(
+        x, normalized_shape, w, b), ("NativeLayerNorm",), tolerance=1e-4),
+]

@@ -15,6 +15,7 @@ from .flatten import Flatten
 from .linear import Identity, Linear
 from .loss import BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, HuberLoss, L1Loss, MSELoss, NLLLoss, SmoothL1Loss
 from .module import Module
+from .normalization import BatchNorm1d, BatchNorm2d, LayerNorm
 from .parameter import Parameter
 
 __all__ = [
@@ -24,4 +25,5 @@ __all__ = [
     # issue 30, the layers a course uses
     "GELU", "LeakyReLU", "SiLU", "ELU", "Softplus",
     "L1Loss", "SmoothL1Loss", "HuberLoss", "BCELoss", "BCEWithLogitsLoss",
+    "BatchNorm1d", "BatchNorm2d", "LayerNorm",
 ]

@@ -14,6 +14,7 @@ composes it: dropout is a ``MulBackward0`` by a random mask, and cross-entropy i
 """
 from __future__ import annotations
 
+import math
 import warnings
 
 import numpy
@@ -21,7 +22,7 @@ import numpy
 from .. import backend
 from ..creation import random_array
 from ..dtypes import scalar_type_name
-from ..ops import elementwise_losses, nonlinear
+from ..ops import elementwise_losses, nonlinear, normalization
 from ..ops.activation import LogSoftmax, Softmax
 from ..ops.elementwise import Mul, Relu, Sigmoid, Tanh, where
 from ..ops.linalg import Addmm
@@ -117,6 +118,30 @@ def dropout(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool 
     mask = numpy.zeros(array.shape, array.dtype) if p == 1 else (keep / (1 - p)).astype(array.dtype)
     mask = _wrap(backend.move(mask, input.device), False, None)
     return _inplace(input, Mul, mask) if inplace else Mul.apply(input, mask)
+
+
+def batch_norm(input: Tensor, running_mean: Tensor | None, running_var: Tensor | None,
+               weight: Tensor | None = None, bias: Tensor | None = None, training: bool = False,
+               momentum: float = 0.1, eps: float = 1e-5) -> Tensor:
+    """Standardize each channel (dim 1) by the batch's statistics when ``training`` (and
+    blend them into ``running_mean``/``running_var``, the variance unbiased), else by the
+    running ones; then ``* weight + bias`` per channel."""
+    if training:
+        per_channel = input.shape[0] * math.prod(input.shape[2:]) if input.ndim >= 2 else 1
+        if per_channel == 1:
+            raise ValueError(f"Expected more than 1 value per channel when training, got input size "
+                             f"{input.shape}")
+    elif running_mean is None or running_var is None:
+        raise RuntimeError("batch_norm: running_mean and running_var must be given when not training "
+                           "(or pass training=True to use the batch's statistics)")
+    return normalization.batch_norm(input, running_mean, running_var, weight, bias, training, momentum, eps)
+
+
+def layer_norm(input: Tensor, normalized_shape, weight: Tensor | None = None, bias: Tensor | None = None,
+               eps: float = 1e-5) -> Tensor:
+    """Standardize each sample over its trailing ``normalized_shape``; then ``* weight + bias``."""
+    shape = (normalized_shape,) if isinstance(normalized_shape, int) else tuple(normalized_shape)
+    return normalization.layer_norm(input, shape, weight, bias, eps)
 
 
 # ----- losses --------------------------------------------------------------------------
