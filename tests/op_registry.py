@@ -399,3 +399,20 @@ CASES += [
     Case("layer_norm", _layer_norm, lambda m, x, w, b, normalized_shape: _functional(m).layer_norm(
         x, normalized_shape, w, b), ("NativeLayerNorm",), tolerance=1e-4),
 ]
+
+
+def _embedding(data):
+    rows, width = data.draw(st.integers(1, 4)), data.draw(st.integers(1, 3))
+    shape = data.draw(st.sampled_from([(3,), (2, 2)]))
+    # the padding row's gradient is 0 by definition, which differences cannot see: when
+    # there is one (the last row), no index picks it (tests/test_nn_layers_against_torch.py does)
+    padding = data.draw(st.sampled_from([None, -1])) if rows > 1 else None
+    top = rows - 1 if padding is None else rows - 2
+    indices = data.draw(hnp.arrays(np.int64, shape, elements=st.integers(0, top)))
+    return [data.draw(values((rows, width)))], {"indices": indices, "padding_idx": padding}
+
+
+CASES += [
+    Case("embedding", _embedding, lambda m, w, indices, padding_idx: _functional(m).embedding(
+        m.as_tensor(indices), w, padding_idx), ("Embedding",)),
+]

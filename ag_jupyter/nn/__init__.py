@@ -17,6 +17,7 @@ from .loss import BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, HuberLoss, L1Los
 from .module import Module
 from .normalization import BatchNorm1d, BatchNorm2d, LayerNorm
 from .parameter import Parameter
+from .sparse import Embedding
 
 __all__ = [
     "Module", "Parameter", "Linear", "Identity", "Sequential", "ModuleList", "Flatten",
@@ -25,5 +26,5 @@ __all__ = [
     # issue 30, the layers a course uses
     "GELU", "LeakyReLU", "SiLU", "ELU", "Softplus",
     "L1Loss", "SmoothL1Loss", "HuberLoss", "BCELoss", "BCEWithLogitsLoss",
-    "BatchNorm1d", "BatchNorm2d", "LayerNorm",
+    "BatchNorm1d", "BatchNorm2d", "LayerNorm", "Embedding",
 ]

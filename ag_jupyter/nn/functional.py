@@ -23,8 +23,10 @@ from .. import backend
 from ..creation import random_array
 from ..dtypes import scalar_type_name
 from ..ops import elementwise_losses, nonlinear, normalization
+from ..ops import embedding as embedding_ops
 from ..ops.activation import LogSoftmax, Softmax
 from ..ops.elementwise import Mul, Relu, Sigmoid, Tanh, where
+from ..ops.embedding import Embedding, check_indices
 from ..ops.linalg import Addmm
 from ..ops.losses import MseLoss, NllLoss, check_reduction
 from ..tensor import TENSOR_TYPES, Tensor, _wrap
@@ -142,6 +144,43 @@ def layer_norm(input: Tensor, normalized_shape, weight: Tensor | None = None, bi
     """Standardize each sample over its trailing ``normalized_shape``; then ``* weight + bias``."""
     shape = (normalized_shape,) if isinstance(normalized_shape, int) else tuple(normalized_shape)
     return normalization.layer_norm(input, shape, weight, bias, eps)
+
+
+def embedding(input: Tensor, weight: Tensor, padding_idx: int | None = None, max_norm: float | None = None,
+              norm_type: float = 2.0, scale_grad_by_freq: bool = False, sparse: bool = False) -> Tensor:
+    """``weight[input]``: the row of the table for each index. ``padding_idx``'s row gets no
+    gradient; ``max_norm`` first shrinks (in place) each looked-up row longer than it."""
+    if input.__class__ not in TENSOR_TYPES:
+        raise TypeError(f"embedding(): argument 'indices' must be Tensor, not {type(input).__name__}")
+    if sparse:
+        raise RuntimeError("embedding: ag_jupyter has no sparse gradients; use sparse=False "
+                           "(the gradient is the same, stored dense)")
+    rows = weight.shape[0]
+    if padding_idx is not None:
+        if not -rows <= padding_idx < rows:
+            raise AssertionError("Padding_idx must be within num_embeddings")
+        padding_idx %= rows
+    if max_norm is not None:
+        check_indices(input._data, rows)
+        _renorm_rows(weight, input._data, max_norm, norm_type)
+    return Embedding.apply(weight, input, padding_idx, scale_grad_by_freq)
+
+
+def _renorm_rows(weight: Tensor, indices, max_norm: float, norm_type: float) -> None:
+    """PyTorch's ``embedding_renorm_``: each used row whose norm exceeds ``max_norm`` is
+    scaled to ``max_norm`` (a change to the table itself, outside any graph)."""
+    table = weight._data
+    xp = backend.array_module(table)
+    used = xp.unique(indices.reshape(-1))
+    norms = (xp.abs(table[used].astype(numpy.float64)) ** norm_type).sum(axis=1) ** (1.0 / norm_type)
+    over = norms > max_norm
+    table[used[over]] *= (max_norm / (norms[over] + 1e-7)).astype(table.dtype)[:, None]
+
+
+def one_hot(tensor: Tensor, num_classes: int = -1) -> Tensor:
+    """Class indices (int64) as rows of 0s with a 1 at the index: shape ``(*, num_classes)``,
+    int64; ``num_classes=-1`` takes one more than the largest index."""
+    return _wrap(embedding_ops.one_hot(tensor._data, num_classes), False, None)
 
 
 # ----- losses --------------------------------------------------------------------------
