@@ -9,8 +9,8 @@ ag.Size([8, 2])
 """
 from . import functional, init
 from .activation import ELU, GELU, LeakyReLU, LogSoftmax, ReLU, Sigmoid, SiLU, Softmax, Softplus, Tanh
-from .container import ModuleList, Sequential
-from .dropout import Dropout
+from .container import ModuleDict, ModuleList, ParameterList, Sequential
+from .dropout import Dropout, Dropout2d
 from .flatten import Flatten
 from .linear import Identity, Linear
 from .loss import BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, HuberLoss, L1Loss, MSELoss, NLLLoss, SmoothL1Loss
@@ -26,5 +26,6 @@ __all__ = [
     # issue 30, the layers a course uses
     "GELU", "LeakyReLU", "SiLU", "ELU", "Softplus",
     "L1Loss", "SmoothL1Loss", "HuberLoss", "BCELoss", "BCEWithLogitsLoss",
-    "BatchNorm1d", "BatchNorm2d", "LayerNorm", "Embedding",
+    "BatchNorm1d", "BatchNorm2d", "LayerNorm", "Embedding", "ModuleDict", "ParameterList",
+    "Dropout2d",
 ]

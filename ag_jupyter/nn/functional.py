@@ -115,11 +115,41 @@ def dropout(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool 
         raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
     if not training or p == 0:
         return input
+    return _masked(input, p, input._data.shape, inplace)
+
+
+def _masked(input: Tensor, p: float, mask_shape: tuple, inplace: bool) -> Tensor:
+    """``input`` times a mask of ``mask_shape`` (broadcast over the rest): 0 with
+    probability ``p``, else ``1/(1-p)``."""
     array = input._data
-    keep = random_array("uniform", array.shape, numpy.float64, backend.CPU) < 1 - p
-    mask = numpy.zeros(array.shape, array.dtype) if p == 1 else (keep / (1 - p)).astype(array.dtype)
+    keep = random_array("uniform", mask_shape, numpy.float64, backend.CPU) < 1 - p
+    mask = numpy.zeros(mask_shape, array.dtype) if p == 1 else (keep / (1 - p)).astype(array.dtype)
     mask = _wrap(backend.move(mask, input.device), False, None)
     return _inplace(input, Mul, mask) if inplace else Mul.apply(input, mask)
+
+
+def dropout2d(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool = False) -> Tensor:
+    """Zero whole channels: each ``input[n, c]`` (a feature map) with probability ``p``,
+    the rest scaled by ``1/(1-p)``; the identity when not ``training``."""
+    if p < 0 or p > 1:
+        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+    if input.ndim == 3:
+        warnings.warn("dropout2d: Received a 3D input to dropout2d and assuming that channel-wise 1D dropout "
+                      "behavior is desired - input is interpreted as shape (N, C, L), where C is the channel "
+                      "dim. This behavior will change in a future release to interpret the input as one without "
+                      "a batch dimension, i.e. shape (C, H, W). To maintain the 1D channel-wise dropout "
+                      "behavior, please switch to using dropout1d instead.", stacklevel=2)
+    elif input.ndim != 4:
+        warnings.warn(f"dropout2d: Received a {input.ndim}-D input to dropout2d, which is deprecated and will "
+                      f"result in an error in a future release. To retain the behavior and silence this warning, "
+                      f"please use dropout instead. Note that dropout2d exists to provide channel-wise dropout on "
+                      f"inputs with 2 spatial dimensions, a channel dimension, and an optional batch dimension "
+                      f"(i.e. 3D or 4D inputs).", stacklevel=2)
+    if not training or p == 0:
+        return input
+    if input.ndim < 2:
+        raise RuntimeError("Feature dropout requires at least 2 dimensions in the input")
+    return _masked(input, p, tuple(input.shape[:2]) + (1,) * (input.ndim - 2), inplace)
 
 
 def batch_norm(input: Tensor, running_mean: Tensor | None, running_var: Tensor | None,
