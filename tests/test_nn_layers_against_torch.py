@@ -313,3 +313,28 @@ def test_a_small_model_trains_as_pytorch_does():
     x = RNG.integers(0, 27, (4, 3))
     np.testing.assert_allclose(ours(ag.tensor(x)).detach().numpy(), theirs(torch.tensor(x)).detach().numpy(),
                                2e-4, 2e-4)
+
+
+def test_the_new_layers_trace_and_draw_with_pytorchs_node_names():
+    """The tracer records each new layer as one node named as in PyTorch's own graph of the
+    same model (``trace_torch`` of torch's run), in a valid document, scoped by module."""
+    from trace_checks import validate
+
+    ours, theirs = _pair(_course_model)
+    x, y = RNG.integers(0, 27, (8, 3)), RNG.integers(0, 27, (8,))
+    with ag.trace() as tr:
+        ag.nn.functional.binary_cross_entropy_with_logits(
+            ours(ag.tensor(x)), ag.nn.functional.one_hot(ag.tensor(y), 27).float()).backward()
+    doc = tr.to_dict()
+    validate(doc)
+    names = [n["op"] for n in doc["nodes"] if n["kind"] == "op"]
+    expected = ["EmbeddingBackward0", "NativeBatchNormBackward0", "GeluBackward0", "NativeLayerNormBackward0",
+                "LeakyReluBackward0", "BinaryCrossEntropyWithLogitsBackward0"]
+    assert all(name in names for name in expected), names
+    with ag.trace_torch() as their_tr:
+        torch.nn.functional.binary_cross_entropy_with_logits(
+            theirs(torch.tensor(x)), torch.nn.functional.one_hot(torch.tensor(y), 27).float()).backward()
+    their_names = [n["op"] for n in their_tr.to_dict()["nodes"] if n["kind"] == "op"]
+    assert all(name in their_names for name in expected), their_names
+    scopes = {n.get("scope") for n in doc["nodes"] if n["kind"] == "op" and n["op"] in expected[:5]}
+    assert {"Sequential.0", "Sequential.3", "Sequential.4", "Sequential.6", "Sequential.7"} <= scopes, scopes
