@@ -271,6 +271,15 @@ class Tensor(TensorMath, TensorInPlace, TensorCompare):
     def bool(self) -> "Tensor":
         return self.to(dtypes.bool_)
 
+    def byte(self) -> "Tensor":
+        return self.to(dtypes.uint8)
+
+    def char(self) -> "Tensor":
+        return self.to(dtypes.int8)
+
+    def short(self) -> "Tensor":
+        return self.to(dtypes.int16)
+
     def type(self, dtype=None):
         if dtype is None:
             return f"ag.{self.dtype.tensor_type}"

@@ -19,8 +19,8 @@ import warnings
 import numpy
 
 from .. import backend
-from ..creation import random_array
 from ..dtypes import scalar_type_name
+from ..generator import random_array
 from ..ops.activation import LogSoftmax, Softmax
 from ..ops.elementwise import Mul, Relu, Sigmoid, Tanh
 from ..ops.linalg import Addmm
