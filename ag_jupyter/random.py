@@ -16,6 +16,7 @@ from .autograd import state
 from .core import TENSOR_TYPES
 from .creation import _finish, _float_or, _like, _require, _sizes
 from .generator import Generator, default_generator, random_array, resolve
+from .ops.binary import broadcast_error
 from .tensor import Tensor
 
 __all__ = ["Generator", "bernoulli", "default_generator", "get_rng_state", "initial_seed", "manual_seed",
@@ -181,7 +182,11 @@ def normal(mean=0.0, std=1.0, size=None, *, generator=None, dtype=None, device=N
         raise RuntimeError(f"normal expects std >= 0.0, but found std {std}")
     arrays = [v._data if v.__class__ in TENSOR_TYPES else v for v in (mean, std)]
     from_data = tensors[0]._data.dtype if len(tensors) == 1 else numpy.promote_types(*[a.dtype for a in arrays])
-    shape = numpy.broadcast_shapes(*[a.shape for a in arrays if hasattr(a, "shape")])
+    shapes = [a.shape for a in arrays if hasattr(a, "shape")]
+    try:
+        shape = numpy.broadcast_shapes(*shapes)
+    except ValueError:
+        raise broadcast_error(*shapes) from None
     device = tensors[0].device
     draws = random_array("normal", shape, from_data, device, 0.0, 1.0, resolve(generator, device))
     return _finish((arrays[0] + arrays[1] * draws).astype(from_data, copy=False), device, False)
