@@ -152,3 +152,33 @@ def random_array(kind: str, shape, numpy_dtype, device, a=0.0, b=1.0, generator=
     else:
         values = source.integers(shape, a, b)
     return backend.move(numpy.asarray(values).astype(numpy_dtype), device)
+
+
+def multinomial_indices(probabilities, num_samples: int, replacement: bool, source: Generator):
+    """int64 indices drawn from each row of ``probabilities`` (a NumPy array of weights, 1-d or
+    2-d), with PyTorch's checks and errors."""
+    if probabilities.dtype.kind != "f":
+        raise RuntimeError(f"multinomial only supports floating-point dtypes for input, got: "
+                           f"{dtypes.scalar_type_name(probabilities)}")
+    if probabilities.ndim not in (1, 2):
+        raise RuntimeError(f"prob_dist must be 1 or 2 dim (got {probabilities.ndim} dimensions)")
+    if num_samples <= 0:
+        raise RuntimeError("cannot sample n_sample <= 0 samples")
+    if not replacement and num_samples > probabilities.shape[-1]:
+        raise RuntimeError(f"cannot sample n_sample > prob_dist.size(-1) samples without replacement "
+                           f"({num_samples} > {probabilities.shape[-1]})")
+    rows = probabilities.reshape(-1, probabilities.shape[-1]).astype(numpy.float64)
+    if not numpy.isfinite(rows).all() or (rows < 0).any():
+        raise RuntimeError("probability tensor contains either `inf`, `nan` or element < 0")
+    if (rows.sum(axis=1) <= 0).any():
+        raise RuntimeError("invalid multinomial distribution (sum of probabilities <= 0)")
+    if replacement:  # inverse CDF: where each uniform draw falls in the row's running sum
+        cumulative = numpy.cumsum(rows, axis=1)
+        draws = source.uniform((rows.shape[0], num_samples)) * cumulative[:, -1:]
+        picks = numpy.stack([numpy.searchsorted(c, d, side="right") for c, d in zip(cumulative, draws)])
+        picks = numpy.minimum(picks, rows.shape[1] - 1)
+    else:  # the exponential race: the k first arrivals of Exp(1)/weight, zero weights last
+        with numpy.errstate(divide="ignore"):
+            arrivals = source.exponential(rows.shape) / rows
+        picks = numpy.argsort(arrivals, axis=1, kind="stable")[:, :num_samples]
+    return picks.astype(numpy.int64).reshape(probabilities.shape[:-1] + (num_samples,))

@@ -12,12 +12,12 @@ from __future__ import annotations
 import numpy
 
 from . import backend, dtypes
-from .autograd import state
 from .core import TENSOR_TYPES
 from .creation import _finish, _float_or, _like, _require, _sizes
-from .generator import Generator, default_generator, random_array, resolve
+from .generator import Generator, default_generator, multinomial_indices, random_array, resolve
 from .ops.binary import broadcast_error
 from .tensor import Tensor
+from .tensor_random import refuse_gradient_through, require_floating
 
 __all__ = ["Generator", "bernoulli", "default_generator", "get_rng_state", "initial_seed", "manual_seed",
            "multinomial", "normal", "rand", "rand_like", "randint", "randint_like", "randn", "randn_like",
@@ -138,21 +138,6 @@ def randperm(n: int, *, generator=None, dtype=None, device=None, requires_grad=F
     return _finish(resolve(generator, target).permutation(n).astype(numpy_dtype), target, requires_grad)
 
 
-def _no_gradient_through(name: str, *values) -> None:
-    """PyTorch gives normal's and bernoulli's tensor inputs a zero gradient (the draw is not
-    reparameterised); the engine records no such node, so it refuses rather than differ."""
-    if state.grad_enabled and any(v.__class__ in TENSOR_TYPES and v._requires_grad for v in values):
-        raise RuntimeError(f"{name}(): an input requires grad, and PyTorch gives it a zero gradient through "
-                           f"the draw, which the engine does not record. Pass its .detach(), or write "
-                           f"mean + std * ag.randn_like(mean) for a gradient that flows")
-
-
-def _floating_input(t: Tensor, kernel: str) -> None:
-    if t._data.dtype.kind != "f":
-        raise NotImplementedError(f'"{kernel}" not implemented for \'{dtypes.scalar_type_name(t._data)}\': '
-                                  f"give it a floating tensor (.float())")
-
-
 def normal(mean=0.0, std=1.0, size=None, *, generator=None, dtype=None, device=None,
            requires_grad=False) -> Tensor:
     """Normal numbers: ``normal(mean_tensor, std_tensor)`` (broadcast), ``normal(mean_tensor,
@@ -173,8 +158,8 @@ def normal(mean=0.0, std=1.0, size=None, *, generator=None, dtype=None, device=N
         raise TypeError("normal() takes a size only with a float mean and a float std; with a tensor "
                         "the result has its shape")
     for t in tensors:
-        _floating_input(t, "normal_kernel_cpu")
-    _no_gradient_through("normal", mean, std)
+        require_floating(t, "normal_kernel_cpu")
+    refuse_gradient_through("normal", mean, std)
     if std.__class__ in TENSOR_TYPES:
         if bool((std._data < 0).any()):
             raise RuntimeError("normal expects all elements of std >= 0.0")
@@ -194,52 +179,14 @@ def normal(mean=0.0, std=1.0, size=None, *, generator=None, dtype=None, device=N
 
 def bernoulli(input: Tensor, p=None, *, generator=None) -> Tensor:
     """0 or 1 in ``input``'s dtype: 1 with probability ``input`` (each element), or ``p``."""
-    if p is None:
-        _floating_input(input, "bernoulli_tensor_cpu_p_")
-        _no_gradient_through("bernoulli", input)
-        probabilities = input._data
-        if bool(((probabilities < 0) | (probabilities > 1) | (probabilities != probabilities)).any()):
-            raise RuntimeError("Expected p_in >= 0 && p_in <= 1 to be true, but got false (bernoulli's "
-                               "probabilities must lie in [0, 1])")
-    else:
-        if not 0 <= p <= 1:
-            raise RuntimeError(f"bernoulli_ expects p to be in [0, 1], but got p={p}")
-        probabilities = p
-    source = resolve(generator, input.device)
-    draws = random_array("uniform", input.shape, numpy.float64, input.device, generator=source)
-    return _finish((draws < probabilities).astype(input._data.dtype), input.device, False)
+    return input.bernoulli(p, generator=generator)
 
 
 def multinomial(input: Tensor, num_samples: int, replacement: bool = False, *, generator=None) -> Tensor:
     """Indices drawn from each row of ``input``'s weights (non-negative, any sum): int64 of shape
     (num_samples,) or (rows, num_samples)."""
-    probabilities = backend.move(input._data, backend.CPU)
-    if probabilities.dtype.kind != "f":
-        raise RuntimeError(f"multinomial only supports floating-point dtypes for input, got: "
-                           f"{dtypes.scalar_type_name(probabilities)}")
-    if probabilities.ndim not in (1, 2):
-        raise RuntimeError(f"prob_dist must be 1 or 2 dim (got {probabilities.ndim} dimensions)")
-    if num_samples <= 0:
-        raise RuntimeError("cannot sample n_sample <= 0 samples")
-    if not replacement and num_samples > probabilities.shape[-1]:
-        raise RuntimeError(f"cannot sample n_sample > prob_dist.size(-1) samples without replacement "
-                           f"({num_samples} > {probabilities.shape[-1]})")
-    rows = probabilities.reshape(-1, probabilities.shape[-1]).astype(numpy.float64)
-    if not numpy.isfinite(rows).all() or (rows < 0).any():
-        raise RuntimeError("probability tensor contains either `inf`, `nan` or element < 0")
-    if (rows.sum(axis=1) <= 0).any():
-        raise RuntimeError("invalid multinomial distribution (sum of probabilities <= 0)")
     source = resolve(generator, input.device)
-    if replacement:  # inverse CDF: where each uniform draw falls in the running sum
-        cumulative = numpy.cumsum(rows, axis=1)
-        draws = source.uniform((rows.shape[0], num_samples)) * cumulative[:, -1:]
-        picks = numpy.stack([numpy.searchsorted(c, d, side="right") for c, d in zip(cumulative, draws)])
-        picks = numpy.minimum(picks, rows.shape[1] - 1)
-    else:  # the exponential race: the k smallest Exp(1)/weight arrive first, weights' order kept
-        with numpy.errstate(divide="ignore"):
-            arrivals = source.exponential(rows.shape) / rows
-        picks = numpy.argsort(arrivals, axis=1, kind="stable")[:, :num_samples]
-    picks = picks.astype(numpy.int64).reshape(probabilities.shape[:-1] + (num_samples,))
+    picks = multinomial_indices(backend.move(input._data, backend.CPU), num_samples, replacement, source)
     return _finish(picks, input.device, False)
 
 

@@ -10,9 +10,10 @@ from .core import TENSOR_TYPES, _wrap, register_tensor
 from .tensor_compare import TensorCompare
 from .tensor_inplace import TensorInPlace
 from .tensor_math import TensorMath
+from .tensor_random import TensorRandom
 
 
-class Tensor(TensorMath, TensorInPlace, TensorCompare):
+class Tensor(TensorMath, TensorInPlace, TensorCompare, TensorRandom):
     """A multi-dimensional array that can record how it was computed.
 
     Make one with ``ag.tensor(...)`` or a creation function. The legacy constructor

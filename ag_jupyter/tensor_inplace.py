@@ -8,7 +8,6 @@ import numpy
 from . import backend, dtypes
 from .autograd import state, versions, views
 from .core import TENSOR_TYPES, _wrap
-from .generator import random_array
 from .ops.elementwise import Add, Clamp, Div, Mul, Sub
 from .ops.operands import INT_OR_FLOAT
 from .promotion import category
@@ -76,54 +75,6 @@ class TensorInPlace:
 
     def zero_(self):
         return self.fill_(0)
-
-    # ----- random fills, from ``generator=`` or the global source (ag.manual_seed) -------
-    def uniform_(self, a: float = 0.0, b: float = 1.0, *, generator=None):
-        _floating_fill(self, "check_uniform_bounds")
-        if a > b:
-            raise RuntimeError(f"uniform_ expects to return a [from, to) range, but found from={a} > to={b}")
-        return self.copy_(random_array("uniform", self.shape, self._data.dtype, self.device, a, b, generator))
-
-    def normal_(self, mean: float = 0.0, std: float = 1.0, *, generator=None):
-        _floating_fill(self, "normal_kernel_cpu")
-        if std < 0:
-            raise RuntimeError(f"normal expects std >= 0.0, but found std {std}")
-        return self.copy_(random_array("normal", self.shape, self._data.dtype, self.device, mean, std, generator))
-
-    def exponential_(self, lambd: float = 1.0, *, generator=None):
-        _floating_fill(self, "exponential_cpu")
-        if not lambd > 0:
-            raise RuntimeError(f"exponential_ expects lambda > 0.0, but found lambda={lambd}")
-        return self.copy_(random_array("exponential", self.shape, self._data.dtype, self.device, lambd,
-                                       generator=generator))
-
-    def bernoulli_(self, p=0.5, *, generator=None):
-        """Each element 1 with probability ``p`` (a number, or a tensor of probabilities), else 0."""
-        if p.__class__ in TENSOR_TYPES:
-            chances = backend.move(p._data, self.device)
-            if bool(((chances < 0) | (chances > 1) | (chances != chances)).any()):
-                raise RuntimeError("Expected p_in >= 0 && p_in <= 1 to be true, but got false (bernoulli_'s "
-                                   "probabilities must lie in [0, 1])")
-        elif not 0 <= p <= 1:
-            raise RuntimeError(f"bernoulli_ expects p to be in [0, 1], but got p={p}")
-        else:
-            chances = p
-        draws = random_array("uniform", self.shape, numpy.float64, self.device, generator=generator)
-        return self.copy_((draws < chances).astype(self._data.dtype))
-
-    def random_(self, start: int | None = None, to: int | None = None, *, generator=None):
-        """Integers in ``[start, to)``; ``random_(to)`` is ``[0, to)``; with neither, from 0 to the
-        largest integer the dtype holds exactly (2**24 for float32, as PyTorch)."""
-        if start is not None and to is None:
-            start, to = 0, start
-        start = 0 if start is None else start
-        if to is None:
-            kind = self._data.dtype
-            to = 2 if kind.kind == "b" else 2 ** (numpy.finfo(kind).nmant + 1) + 1 if kind.kind == "f" \
-                else int(numpy.iinfo(kind).max) + 1
-        if start >= to:
-            raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={start} >= to={to}")
-        return self.copy_(random_array("integers", self.shape, self._data.dtype, self.device, start, to, generator))
 
     # ``x -= y``: the optimizer's path (``p -= lr * p.grad`` under no_grad) tries the ufunc
     # from the operator itself, one call where ``sub_`` and ``inplace`` would make three
@@ -271,10 +222,3 @@ def _write(tensor, values) -> None:
         _check_writable(target)
         target[...] = values
     versions.bump(tensor._data)
-
-
-def _floating_fill(t, kernel: str) -> None:
-    """uniform_, normal_ and exponential_ are defined only for floating dtypes, as in PyTorch."""
-    if t._data.dtype.kind != "f":
-        raise NotImplementedError(f'"{kernel}" not implemented for \'{dtypes.scalar_type_name(t._data)}\': '
-                                  f"fill a floating tensor, or use random_ for integers")
