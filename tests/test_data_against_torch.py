@@ -92,6 +92,27 @@ def test_a_tensor_dataset_in_batches_as_pytorch(batch_size, drop_last):
             assert_same(a, b)
 
 
+def test_a_tensor_datasets_batches_taken_as_rows_equal_its_samples_stacked():
+    x, y = ag.randn(30, 1, 4, 4), ag.randint(0, 10, (30,))
+    for dataset in (agdata.TensorDataset(x, y), agdata.random_split(agdata.TensorDataset(x, y), [0.7, 0.3])[0],
+                    agdata.Subset(agdata.Subset(agdata.TensorDataset(x, y), list(range(29, 0, -2))), [3, 0, 5, 1])):
+        def stacked(samples):
+            return agdata.default_collate(samples)
+        g = ag.Generator().manual_seed(3)
+        fast = list(agdata.DataLoader(dataset, batch_size=4, shuffle=True, generator=g))
+        g.manual_seed(3)
+        slow = list(agdata.DataLoader(dataset, batch_size=4, shuffle=True, generator=g, collate_fn=stacked))
+        assert len(fast) == len(slow)
+        for a, b in zip(fast, slow):
+            assert type(a) is list and len(a) == 2
+            for u, v in zip(a, b):
+                assert u.dtype == v.dtype and u.tolist() == v.tolist()
+    w = ag.randn(6, 2, requires_grad=True)  # rows that need a gradient are stacked, as PyTorch's graph has it
+    batch = next(iter(agdata.DataLoader(agdata.TensorDataset(w), batch_size=3)))[0]
+    theirs = tdata.default_collate([torch.ones(2, requires_grad=True)] * 2)
+    assert batch.grad_fn.name() == theirs.grad_fn.name() == "StackBackward0"
+
+
 def test_tensor_dataset_subset_and_concat_index_as_pytorch():
     ours, theirs = agdata.TensorDataset(*_features(ag)), tdata.TensorDataset(*_features(torch))
     assert len(ours) == len(theirs) == 7

@@ -8,8 +8,12 @@
 """
 from __future__ import annotations
 
+import numpy
+
+from ... import backend
+from ...core import _wrap
 from .collate import default_collate, default_convert
-from .dataset import IterableDataset
+from .dataset import IterableDataset, Subset, TensorDataset
 from .sampler import BatchSampler, RandomSampler, SequentialSampler
 
 
@@ -87,7 +91,11 @@ class DataLoader:
                 yield self.collate_fn(self.dataset[index])
             return
         fetch = getattr(self.dataset, "__getitems__", None)
+        rows = self.collate_fn is default_collate and _plain_tensor_rows(self.dataset)
         for indices in self.batch_sampler:
+            if rows:
+                yield _rows(self.dataset, indices)
+                continue
             samples = fetch(indices) if fetch is not None else [self.dataset[i] for i in indices]
             yield self.collate_fn(samples)
 
@@ -114,3 +122,20 @@ class DataLoader:
         if self.batch_sampler is not None:
             return len(self.batch_sampler)
         return len(self.sampler)
+
+
+def _plain_tensor_rows(dataset) -> bool:
+    """A TensorDataset (or a Subset of one, as random_split makes) of tensors that need no
+    gradient: default_collate's stack of its rows is one index per tensor, which the loader
+    takes instead (the same numbers and dtypes; about 4x faster for a batch of 64 images)."""
+    while type(dataset) is Subset:
+        dataset = dataset.dataset
+    return type(dataset) is TensorDataset and not any(t.requires_grad for t in dataset.tensors)
+
+
+def _rows(dataset, indices: list) -> list:
+    while type(dataset) is Subset:
+        indices = [dataset.indices[i] for i in indices]
+        dataset = dataset.dataset
+    chosen = numpy.asarray(indices, dtype=numpy.int64)
+    return [t[_wrap(backend.move(chosen, t.device), False, None)] for t in dataset.tensors]
