@@ -13,7 +13,7 @@ import numpy
 
 from . import backend, dtypes
 from .core import TENSOR_TYPES
-from .creation import _finish, _float_or, _like, _require, _sizes
+from .creation import _finish, _float_or, _like, _require, _sizes, get_default_device
 from .generator import Generator, default_generator, multinomial_indices, random_array, resolve
 from .ops.binary import broadcast_error
 from .tensor import Tensor
@@ -62,15 +62,16 @@ def _shape(size: tuple, keyword, name: str) -> tuple:
     return (keyword,) if isinstance(keyword, int) else tuple(keyword)
 
 
-def _target(device):
-    return backend.as_device(device) if device is not None else None
+def _target(device) -> backend.device:
+    """Where a new tensor goes: ``device``, else the default device (which a generator must match)."""
+    return backend.as_device(device) if device is not None else get_default_device()
 
 
 def _floats(kind: str, name: str, size, keywords, generator, dtype, device, requires_grad) -> Tensor:
     _require("f", dtype, name)
     shape = _shape(size, _size_keyword(keywords, name), name)
     target = _target(device)
-    array = random_array(kind, shape, _float_or(dtype), backend.CPU, 0.0, 1.0, resolve(generator, target))
+    array = random_array(kind, shape, _float_or(dtype), target, 0.0, 1.0, generator)
     return _finish(array, target, requires_grad)
 
 
@@ -113,7 +114,7 @@ def randint(*args, size=None, low=None, high=None, generator=None, dtype=None, d
     _check_bounds(low, high, numpy_dtype)
     target = _target(device)
     shape = (size,) if isinstance(size, int) else tuple(size)
-    array = random_array("integers", shape, numpy_dtype, backend.CPU, low, high, resolve(generator, target))
+    array = random_array("integers", shape, numpy_dtype, target, low, high, generator)
     return _finish(array, target, requires_grad)
 
 
@@ -151,8 +152,7 @@ def normal(mean=0.0, std=1.0, size=None, *, generator=None, dtype=None, device=N
         if std < 0:
             raise RuntimeError(f"normal expects std >= 0.0, but found std {std}")
         target = _target(device)
-        array = random_array("normal", tuple(size), _float_or(dtype), backend.CPU, mean, std,
-                             resolve(generator, target))
+        array = random_array("normal", tuple(size), _float_or(dtype), target, mean, std, generator)
         return _finish(array, target, requires_grad)
     if size is not None:
         raise TypeError("normal() takes a size only with a float mean and a float std; with a tensor "
@@ -173,7 +173,7 @@ def normal(mean=0.0, std=1.0, size=None, *, generator=None, dtype=None, device=N
     except ValueError:
         raise broadcast_error(*shapes) from None
     device = tensors[0].device
-    draws = random_array("normal", shape, from_data, device, 0.0, 1.0, resolve(generator, device))
+    draws = random_array("normal", shape, from_data, device, 0.0, 1.0, generator)
     return _finish((arrays[0] + arrays[1] * draws).astype(from_data, copy=False), device, False)
 
 

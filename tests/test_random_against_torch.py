@@ -275,3 +275,23 @@ def test_random_on_gpu_draws_the_cpu_numbers_and_checks_the_generators_device():
     assert ag.bernoulli(ag.full((3,), 0.5, device="cuda")).device.type == "cuda"
     assert ag.zeros(3, device="cuda").uniform_().device.type == "cuda"
     assert ag.nn.functional.dropout(ag.ones(8, device="cuda"), 0.5).device.type == "cuda"
+
+
+def test_a_generator_of_another_device_type_is_refused_as_pytorch_refuses_it():
+    elsewhere = ag.Generator()
+    elsewhere._device = ag.device("cuda")  # what Generator("cuda") is, without needing a GPU here
+    for call in (lambda: ag.randn(3, generator=elsewhere), lambda: ag.randint(5, (2,), generator=elsewhere),
+                 lambda: ag.randperm(4, generator=elsewhere), lambda: ag.zeros(2).uniform_(generator=elsewhere),
+                 lambda: ag.multinomial(ag.ones(3), 1, generator=elsewhere)):
+        with pytest.raises(RuntimeError, match="Expected a 'cpu' device type for generator but found 'cuda'"):
+            call()
+
+
+def test_nn_init_draws_from_a_generator_as_pytorchs_does():
+    for name, args in (("uniform_", (-1, 1)), ("normal_", (0, 2)), ("xavier_uniform_", ()), ("xavier_normal_", ()),
+                       ("kaiming_uniform_", ()), ("kaiming_normal_", ())):
+        torch_init, ours = getattr(torch.nn.init, name), getattr(ag.nn.init, name)
+        torch_init(torch.empty(3, 4), *args, generator=torch.Generator().manual_seed(0))  # PyTorch takes it too
+        first = ours(ag.empty(3, 4), *args, generator=_gen(ag, 8)).tolist()
+        assert ours(ag.empty(3, 4), *args, generator=_gen(ag, 8)).tolist() == first
+        assert ours(ag.empty(3, 4), *args, generator=_gen(ag, 9)).tolist() != first
