@@ -212,6 +212,10 @@ def test_random_sampler_with_replacement_and_subset_random_sampler():
     longer = list(agdata.RandomSampler(range(4), num_samples=10, generator=g))
     assert sorted(longer[:8]) == [0, 0, 1, 1, 2, 2, 3, 3] and len(longer) == 10
     assert sorted(agdata.SubsetRandomSampler([10, 20, 30], generator=g)) == [10, 20, 30]
+    weighted = list(agdata.WeightedRandomSampler([1.0, 0.0, 3.0], 4000, generator=g))
+    assert len(weighted) == 4000 and 1 not in weighted and 0.7 < weighted.count(2) / 4000 < 0.8
+    assert sorted(agdata.WeightedRandomSampler(ag.tensor([1.0, 5.0]), 2, replacement=False)) == [0, 1]
+    assert len(agdata.WeightedRandomSampler([1, 2], 7)) == len(tdata.WeightedRandomSampler([1, 2], 7)) == 7
 
 
 @pytest.mark.parametrize("lengths", [[3, 4], [0.5, 0.5], [0.3, 0.3, 0.4], [0.1, 0.9], [1.0], [0, 7], [7, 0]])
@@ -252,6 +256,11 @@ ERRORS = {  # each raises in PyTorch; ag raises the same type, its message start
     "concat out of range": (lambda d: d.ConcatDataset([range(2)])[-3], "absolute value of index"),
     "replacement not bool": (lambda d: d.RandomSampler(range(3), replacement=1), "replacement should be"),
     "num_samples 0": (lambda d: d.RandomSampler(range(3), num_samples=0), "num_samples should be a positive"),
+    "weights 2-d": (lambda d: d.WeightedRandomSampler([[1.0, 2.0]], 2), "weights should be a 1d sequence"),
+    "weighted num_samples 0": (lambda d: d.WeightedRandomSampler([1.0], 0), "num_samples should be a positive"),
+    "weighted replacement 1": (lambda d: d.WeightedRandomSampler([1.0], 1, replacement=1), "replacement should be"),
+    "weighted too many": (lambda d: list(d.WeightedRandomSampler([1.0, 1.0], 3, replacement=False)),
+                          "cannot sample n_sample > prob_dist.size(-1) samples without replacement"),
 }
 
 

@@ -6,7 +6,11 @@ draw of the global source, as PyTorch does.
 """
 from __future__ import annotations
 
-from ...generator import Generator, resolve
+import numpy
+
+from ...backend import CPU, move
+from ...core import TENSOR_TYPES
+from ...generator import Generator, multinomial_indices, resolve
 
 
 class Sampler:
@@ -78,6 +82,32 @@ class SubsetRandomSampler(Sampler):
 
     def __len__(self) -> int:
         return len(self.indices)
+
+
+class WeightedRandomSampler(Sampler):
+    """``num_samples`` indices drawn with probabilities proportional to ``weights`` (one per
+    sample), with replacement unless told otherwise: how tutorials balance rare classes."""
+
+    def __init__(self, weights, num_samples: int, replacement: bool = True, generator=None) -> None:
+        if isinstance(num_samples, bool) or not isinstance(num_samples, int) or num_samples <= 0:
+            raise ValueError(f"num_samples should be a positive integer value, but got num_samples={num_samples}")
+        if not isinstance(replacement, bool):
+            raise ValueError(f"replacement should be a boolean value, but got replacement={replacement}")
+        values = move(weights._data, CPU) if weights.__class__ in TENSOR_TYPES else weights
+        self.weights = numpy.asarray(values, dtype=numpy.float64)
+        if self.weights.ndim != 1:
+            raise ValueError(f"weights should be a 1d sequence but given weights have shape "
+                             f"{tuple(self.weights.shape)}")
+        self.num_samples = num_samples
+        self.replacement = replacement
+        self.generator = generator
+
+    def __iter__(self):
+        source = resolve(self.generator)
+        yield from multinomial_indices(self.weights, self.num_samples, self.replacement, source).tolist()
+
+    def __len__(self) -> int:
+        return self.num_samples
 
 
 class BatchSampler(Sampler):
