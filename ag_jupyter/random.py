@@ -93,6 +93,27 @@ def randint(*args, size=None, low=None, high=None, generator=None, dtype=None, d
             requires_grad=False) -> Tensor:
     """Integers in ``[low, high)``: ``randint(high, size)`` or ``randint(low, high, size)``, ``size=``
     as a keyword too; int64 unless ``dtype`` says otherwise."""
+    if len(args) == 3 and args[0].__class__ is int and args[1].__class__ is int and size is None \
+            and low is None and high is None:  # randint(0, n, (32,)): once per training step, kept short
+        low, high, size = args
+    else:
+        low, high, size = _randint_overload(args, size, low, high)
+    if low >= high:
+        raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}")
+    numpy_dtype = dtypes.to_numpy(dtype) if dtype is not None else _INT64
+    _check_bounds(low, high, numpy_dtype)
+    target = _target(device)
+    shape = (size,) if isinstance(size, int) else tuple(size)
+    array = random_array("integers", shape, numpy_dtype, target, low, high, generator)
+    return _finish(array, target, requires_grad)
+
+
+_INT64 = dtypes.int64.numpy
+
+
+def _randint_overload(args: tuple, size, low, high) -> tuple:
+    """``(low, high, size)`` from PyTorch's overloads ``(high, size)`` and ``(low, high, size)``,
+    any of them as keywords, refused in PyTorch's words."""
     bounds = list(args)
     if size is None and bounds and not _is_int(bounds[-1]):
         size = bounds.pop()
@@ -107,27 +128,29 @@ def randint(*args, size=None, low=None, high=None, generator=None, dtype=None, d
         if not _is_int(bound):
             raise TypeError(f"randint(): argument '{'high' if position == len(bounds) else 'low'}' "
                             f"(position {position}) must be int, not {type(bound).__name__}")
-    low, high = (0, int(bounds[0])) if len(bounds) == 1 else (int(bounds[0]), int(bounds[1]))
-    if low >= high:
-        raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}")
-    numpy_dtype = dtypes.to_numpy(dtype) if dtype is not None else dtypes.int64.numpy
-    _check_bounds(low, high, numpy_dtype)
-    target = _target(device)
-    shape = (size,) if isinstance(size, int) else tuple(size)
-    array = random_array("integers", shape, numpy_dtype, target, low, high, generator)
-    return _finish(array, target, requires_grad)
+    if len(bounds) == 1:
+        return 0, int(bounds[0]), size
+    return int(bounds[0]), int(bounds[1]), size
 
 
 def _check_bounds(low: int, high: int, numpy_dtype) -> None:
     """PyTorch refuses bounds its dtype cannot hold, where NumPy's cast would wrap them."""
     if numpy_dtype.kind == "f":
         return
-    name = dtypes.from_numpy(numpy_dtype).name
-    least, most = (0, 1) if numpy_dtype.kind == "b" else (numpy.iinfo(numpy_dtype).min, numpy.iinfo(numpy_dtype).max)
+    limits = _LIMITS.get(numpy_dtype)
+    if limits is None:  # NumPy's iinfo costs microseconds, and randint runs once per training step
+        limits = _LIMITS[numpy_dtype] = (0, 1) if numpy_dtype.kind == "b" else \
+            (int(numpy.iinfo(numpy_dtype).min), int(numpy.iinfo(numpy_dtype).max))
+    least, most = limits
     if low < least:
-        raise RuntimeError(f"from is out of bounds for {name} (it holds {least} to {most}), got from={low}")
+        raise RuntimeError(f"from is out of bounds for {dtypes.from_numpy(numpy_dtype).name} (it holds "
+                           f"{least} to {most}), got from={low}")
     if high - 1 > most:
-        raise RuntimeError(f"to - 1 is out of bounds for {name} (it holds {least} to {most}), got to={high}")
+        raise RuntimeError(f"to - 1 is out of bounds for {dtypes.from_numpy(numpy_dtype).name} (it holds "
+                           f"{least} to {most}), got to={high}")
+
+
+_LIMITS: dict = {}
 
 
 def randperm(n: int, *, generator=None, dtype=None, device=None, requires_grad=False) -> Tensor:
