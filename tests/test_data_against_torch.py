@@ -290,3 +290,17 @@ def test_ag_utils_data_is_reachable_as_torch_utils_data():
     assert ag.utils.data.DataLoader is agdata.DataLoader
     assert {"DataLoader", "Dataset", "TensorDataset", "random_split", "Subset", "ConcatDataset",
             "default_collate", "Sampler", "RandomSampler", "SequentialSampler", "BatchSampler"} <= set(dir(agdata))
+
+
+def test_a_traced_training_loop_over_a_loader_makes_a_valid_trace_document():
+    ag.manual_seed(0)
+    loader = agdata.DataLoader(agdata.TensorDataset(ag.randn(20, 3), ag.randint(0, 2, (20,))), batch_size=8,
+                               shuffle=True)
+    model = ag.nn.Linear(3, 2)
+    with ag.trace() as tr:  # the document is checked against the schema when the test ends (conftest)
+        for xb, yb in loader:
+            loss = ag.nn.functional.cross_entropy(model(xb), yb)
+            loss.backward()
+        ag.multinomial(ag.softmax(model(xb), 1).detach(), 1, generator=ag.Generator())
+    document = tr.to_dict()
+    assert sum(node["kind"] == "op" for node in document["nodes"]) > 0
