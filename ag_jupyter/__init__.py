@@ -11,6 +11,11 @@ tensor([2., 4.])
 from . import autograd, backends, cuda, nn, optim, random, utils
 from .autograd.grad_mode import enable_grad, inference_mode, is_grad_enabled, no_grad, set_grad_enabled
 from .backend import device
+from .backends import (
+    are_deterministic_algorithms_enabled,
+    is_deterministic_algorithms_warn_only_enabled,
+    use_deterministic_algorithms,
+)
 from .creation import (
     arange,
     as_tensor,

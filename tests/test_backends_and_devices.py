@@ -44,3 +44,29 @@ def test_the_device_idiom_runs_as_tutorials_write_it():
     assert model(x).device == device and x.to(device) is x
     mps_first = ag.device("cuda" if ag.cuda.is_available() else "mps" if ag.backends.mps.is_available() else "cpu")
     assert mps_first == device
+
+
+def test_a_seeding_helper_as_tutorials_write_it_runs_and_seeds():
+    def seed_everything(lib, seed):
+        lib.manual_seed(seed)
+        lib.cuda.manual_seed(seed)
+        lib.cuda.manual_seed_all(seed)
+        lib.backends.cudnn.deterministic = True
+        lib.backends.cudnn.benchmark = False
+        lib.use_deterministic_algorithms(True)
+
+    try:
+        for lib in (ag, torch):
+            seed_everything(lib, 42)
+            assert lib.are_deterministic_algorithms_enabled() is True
+            assert lib.is_deterministic_algorithms_warn_only_enabled() is False
+            first = lib.randn(3).tolist()
+            seed_everything(lib, 42)
+            assert lib.randn(3).tolist() == first
+            with pytest.raises(TypeError, match="argument 'mode' \\(position 1\\) must be bool, not str"):
+                lib.use_deterministic_algorithms("yes")
+    finally:
+        for lib in (ag, torch):
+            lib.use_deterministic_algorithms(False)
+            lib.backends.cudnn.deterministic = False
+    assert ag.are_deterministic_algorithms_enabled() is False
