@@ -304,3 +304,29 @@ def test_a_traced_training_loop_over_a_loader_makes_a_valid_trace_document():
         ag.multinomial(ag.softmax(model(xb), 1).detach(), 1, generator=ag.Generator())
     document = tr.to_dict()
     assert sum(node["kind"] == "op" for node in document["nodes"]) > 0
+
+
+EDGES = {  # default_collate's edge cases: the same batch, or the same error, as PyTorch's
+    "tensors of two sizes": lambda lib: [lib.zeros(2), lib.zeros(3)],
+    "arrays of two sizes": lambda lib: [np.zeros(2), np.zeros(3)],
+    "string arrays": lambda lib: [np.array(["a", "b"]), np.array(["c", "d"])],
+    "numpy bools": lambda lib: [np.bool_(True), np.bool_(False)],
+    "dicts with other keys": lambda lib: [{"a": 1}, {"b": 2}],
+    "an int then a float": lambda lib: [1, 2.5],
+    "a float then an int": lambda lib: [2.5, 1],
+    "None": lambda lib: [None, None],
+    "0-d tensors": lambda lib: [lib.tensor(1), lib.tensor(2)],
+    "int64 beside float32 tensors": lambda lib: [lib.zeros(2, dtype=lib.int64), lib.zeros(2)],
+}
+
+
+@pytest.mark.parametrize("name", list(EDGES))
+def test_default_collate_edge_cases_as_pytorch(name):
+    try:
+        theirs = tdata.default_collate(EDGES[name](torch))
+    except Exception as error:  # noqa: BLE001 - whatever PyTorch raises, ag must raise alike
+        with pytest.raises(type(error)) as ours:
+            agdata.default_collate(EDGES[name](ag))
+        assert str(ours.value) == str(error)
+        return
+    assert_same(agdata.default_collate(EDGES[name](ag)), theirs)
