@@ -37,6 +37,9 @@ from .creation import (
 from .dtypes import bool_ as bool  # noqa: A001 - PyTorch's names
 from .dtypes import dtype, float16, float32, float64, get_default_dtype, int32, int64, set_default_dtype
 from .ops.activation import log_softmax, softmax
+from .ops.cumulative import cumprod, cumsum, logsumexp, prod
+from .ops.diagonals import diag, diagonal, tril, triu
+from .ops.einsum import einsum
 from .ops.elementwise import (
     abs,
     add,
@@ -58,12 +61,32 @@ from .ops.elementwise import (
     tanh,
     where,
 )
+from .ops.elementwise import clamp as clip
+from .ops.gather import gather, index_select, masked_fill, scatter, scatter_add
 from .ops.indexing import index
-from .ops.linalg import matmul, mm
-from .ops.reduction import argmax, argmin, max, mean, min, norm, std, sum, var
+from .ops.interpolation import lerp
+from .ops.linalg import addmm, baddbmm, bmm, dot, matmul, mm, mv, outer, vdot
+from .ops.powers_and_logs import expm1, log1p, log2, log10, reciprocal, rsqrt, square
+from .ops.rearrange import chunk, flip, meshgrid, narrow, repeat_interleave, roll, split, tile, unbind
+from .ops.reduction import argmax, argmin, max, mean, min, norm, std, std_mean, sum, var, var_mean
+from .ops.rounding import ceil, floor, floor_divide, fmod, frac, remainder, round, sgn, sign, trunc  # noqa: A004
 from .ops.shape import cat, flatten, permute, reshape, squeeze, stack, t, transpose, unsqueeze
+from .ops.sorting import amax, amin, aminmax, argsort, sort, topk
+from .ops.trigonometric import acos, asin, atan, atan2, cosh, erf, erfc, hypot, sinh
+from .ops.unary import clamp_max, clamp_min
 from .tensor import Size, Tensor  # first: the engine and ops import names from it
-from .tensor_compare import all, any, isfinite, isinf, isnan  # noqa: A004 - PyTorch's names
+from .tensor_compare import (  # noqa: A004 - PyTorch's names
+    all,
+    allclose,
+    any,
+    count_nonzero,
+    equal,
+    isclose,
+    isfinite,
+    isinf,
+    isnan,
+    nonzero,
+)
 
 # the tracing layer sits above the engine (which never imports it); it is small and
 # imports neither torch nor IPython, so it loads with the package

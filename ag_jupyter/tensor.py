@@ -8,11 +8,12 @@ from .autograd import state, versions, views
 from .autograd.engine import run_backward  # at the top: an import per backward() cost ~0.6 us
 from .core import TENSOR_TYPES, _wrap, register_tensor
 from .tensor_compare import TensorCompare
+from .tensor_families import TensorFamilies
 from .tensor_inplace import TensorInPlace
 from .tensor_math import TensorMath
 
 
-class Tensor(TensorMath, TensorInPlace, TensorCompare):
+class Tensor(TensorMath, TensorInPlace, TensorCompare, TensorFamilies):
     """A multi-dimensional array that can record how it was computed.
 
     Make one with ``ag.tensor(...)`` or a creation function. The legacy constructor
