@@ -6,7 +6,6 @@ install never touches it.
 """
 from __future__ import annotations
 
-import math
 import warnings
 
 import numpy
@@ -154,21 +153,6 @@ def move(array, target: device):
 def scatter_add(out, key, values) -> None:
     """``out[key] += values`` with repeated indices adding up (``add.at``; CuPy has it too)."""
     array_module(out).add.at(out, key, values)
-
-
-# NumPy has no erf: Python's math.erf entry by entry (correctly rounded in float64; a
-# learner's tensors are small), and CuPy's own kernel on a GPU.
-_erf = numpy.vectorize(math.erf, otypes=[numpy.float64])
-_erfc = numpy.vectorize(math.erfc, otypes=[numpy.float64])
-
-
-def error_function(x, complement: bool = False):
-    """``erf(x)``, or ``erfc(x)`` with ``complement``, in ``x``'s (floating) dtype."""
-    if is_cuda_array(x):
-        import cupyx.scipy.special as special  # noqa: PLC0415 - optional, as cupy itself
-
-        return (special.erfc if complement else special.erf)(x)
-    return (_erfc if complement else _erf)(x).astype(x.dtype, copy=False)
 
 
 def same_device_error(first: device, second: device) -> RuntimeError:

@@ -7,6 +7,7 @@ import numpy
 from . import backend
 from .core import TENSOR_TYPES, _wrap
 from .ops.dims import normalize_dims
+from .promotion import cast_operands, result_type
 
 
 class TensorCompare:
@@ -17,8 +18,6 @@ class TensorCompare:
         x = self._data
         value = other._data if other.__class__ in TENSOR_TYPES else other
         if getattr(value, "dtype", x.dtype) != x.dtype:
-            from .promotion import cast_operands
-
             x, value, _ = cast_operands(x, value)  # compare as PyTorch does: in the promoted dtype
         return _wrap(ufunc(x, value), False, None)
 
@@ -44,8 +43,6 @@ class TensorCompare:
         """``&``, ``|``, ``^`` as PyTorch's bitwise ops: logical on bools, bit by bit on
         integers (``t & 1`` of an int64 tensor is int64), in the promoted dtype; refused for
         floats, as PyTorch refuses them."""
-        from .promotion import result_type
-
         value = other._data if other.__class__ in TENSOR_TYPES else other
         if result_type(self._data, value).kind == "f":
             raise NotImplementedError(f"{name} is not implemented for floating-point tensors (here "

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import numpy
 
+from ..autograd.algebra import sum_to
 from ..autograd.function import Op
 from ..core import TENSOR_TYPES
 from ..promotion import require_floating
-from .algebra import sum_to
 from .binary import broadcast_error
 
 

@@ -6,12 +6,30 @@ import math
 
 import numpy
 
-from ..backend import error_function
+from ..backend import array_module
 from ..promotion import floating
 from .binary import Binary
+from .nonlinear import erf as error_function
 from .unary import Unary
 
 _TWO_OVER_ROOT_PI = 2.0 / math.sqrt(math.pi)
+
+
+def _erfc(x):
+    """``1 - erf(x)``, but in the right tail (``x > 3``, where the difference cancels to
+    nothing) ``exp(-x^2) / (sqrt(pi) f)`` with the continued fraction ``f`` that
+    ``nonlinear.erf`` sums there, so erfc(6) keeps its digits."""
+    xp = array_module(x)
+    z = x.astype(numpy.float64)
+    out = 1 - error_function(z)
+    tail = z > 3.0
+    if bool(tail.any()):
+        t = z[tail]
+        fraction = t.copy()
+        for k in range(60, 0, -1):
+            fraction = t + (k / 2) / fraction
+        out[tail] = xp.exp(-t * t) / (math.sqrt(math.pi) * fraction)
+    return out.astype(x.dtype, copy=False)
 
 
 class Asin(Unary):
@@ -92,9 +110,7 @@ class Erfc(Unary):
     symbol = "erfc"
     formula = r"\frac{\partial u}{\partial a} = -\frac{2}{\sqrt{\pi}} e^{-a^2}"
 
-    @staticmethod
-    def ufunc(x):
-        return error_function(x, complement=True)
+    ufunc = staticmethod(_erfc)
 
     def backward(self, F, grad):
         a = F.value(self.saved[0])
