@@ -108,11 +108,17 @@ from .tensor_compare import (  # noqa: A004 - PyTorch's names
     allclose,
     any,
     count_nonzero,
+    eq,
     equal,
+    ge,
+    gt,
     isclose,
     isfinite,
     isinf,
     isnan,
+    le,
+    lt,
+    ne,
     nonzero,
 )
 

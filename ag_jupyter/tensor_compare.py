@@ -172,3 +172,27 @@ def nonzero(input, *, as_tuple: bool = False):
 
 def count_nonzero(input, dim=None):
     return input.count_nonzero(dim)
+
+
+def eq(input, other):
+    return input == other
+
+
+def ne(input, other):
+    return input != other
+
+
+def lt(input, other):
+    return input < other
+
+
+def le(input, other):
+    return input <= other
+
+
+def gt(input, other):
+    return input > other
+
+
+def ge(input, other):
+    return input >= other

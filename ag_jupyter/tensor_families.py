@@ -137,8 +137,8 @@ class TensorFamilies:
         return ClampMax.apply(self, max)
 
     # ----- cumulative, sorting, extremes --------------------------------------------
-    def cumsum(self, dim, *, dtype=None):
-        return cumulative.Cumsum.apply(self, dim, dtype)
+    def cumsum(self, dim=None, *, dtype=None, axis=None):  # axis: NumPy's name, as PyTorch accepts it
+        return cumulative.cumsum(self, dim, dtype=dtype, axis=axis)
 
     def cumprod(self, dim, *, dtype=None):
         return cumulative.Cumprod.apply(self, dim, dtype)

@@ -125,11 +125,11 @@ class TensorMath:
     def norm(self, p=2, dim=None, keepdim=False):
         return reduction.norm(self, p, dim, keepdim)
 
-    def argmax(self, dim=None, keepdim=False):
-        return reduction.argmax(self, dim, keepdim)
+    def argmax(self, dim=None, keepdim=False, *, axis=None):  # axis: NumPy's name, as PyTorch accepts it
+        return reduction.argmax(self, dim if axis is None else axis, keepdim)
 
-    def argmin(self, dim=None, keepdim=False):
-        return reduction.argmin(self, dim, keepdim)
+    def argmin(self, dim=None, keepdim=False, *, axis=None):
+        return reduction.argmin(self, dim if axis is None else axis, keepdim)
 
     # ----- linear algebra and shape -------------------------------------------------
     def mm(self, mat2):

@@ -162,7 +162,10 @@ class Logsumexp(Reduction):
         return (self.spread(F, grad) * F.exp(x - self.spread(F, F.output(self))),)
 
 
-def cumsum(input, dim, *, dtype=None):
+def cumsum(input, dim=None, *, dtype=None, axis=None):
+    dim = dim if axis is None else axis
+    if dim is None:
+        raise TypeError("cumsum() missing 1 required positional arguments: \"dim\"")
     return Cumsum.apply(input, dim, dtype)
 
 
