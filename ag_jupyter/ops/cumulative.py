@@ -151,7 +151,8 @@ class Logsumexp(Reduction):
         else:
             top = x.max(axis=dims, keepdims=True)
             top = xp.where(xp.isfinite(top), top, 0)  # all -inf (or an inf) stays as log gives it
-            out = xp.log(xp.exp(x - top).sum(axis=dims, keepdims=True)) + top
+            with numpy.errstate(divide="ignore"):  # all -inf: log(0) = -inf, as PyTorch gives it
+                out = xp.log(xp.exp(x - top).sum(axis=dims, keepdims=True)) + top
             if not keepdim:
                 out = out.reshape(tuple(s for i, s in enumerate(x.shape) if dims is not None and i not in dims))
         self.out = out = out.astype(x.dtype, copy=False)

@@ -130,7 +130,7 @@ class FloorDivide(Binary):
     remember = None
 
     def local(self, F, grad):
-        raise RuntimeError("the derivative for 'floor_divide' is not implemented.")
+        raise RuntimeError("derivative for aten::floor_divide is not implemented")
 
 
 class Remainder(Binary):
