@@ -180,7 +180,7 @@ class TensorFamilies:
     def scatter_(self, dim, index, src=None, *, value=None, reduce=None):
         source = value if src is None else src
         if reduce is not None:
-            return gather.scatter(self, dim, index, source, reduce=reduce)  # raises what to do
+            raise NotImplementedError(f"scatter_(reduce={reduce!r}) is not implemented here; use scatter_add_")
         if source.__class__ in TENSOR_TYPES:
             return inplace(self, gather.Scatter, source, dim, index)
         return inplace(self, gather.ScatterValue, dim, index, source)

@@ -34,7 +34,7 @@ class Diagonal(ViewOp):
         self.moved_shape = tuple(x.shape[d] for d in self.order)
         self.places = _diagonal_places(x.shape[d1], x.shape[d2], offset, array_module(x))
         out = x.diagonal(offset, d1, d2)
-        if not out.flags.writeable and x.flags.writeable:
+        if not getattr(out.flags, "writeable", True) and x.flags.writeable:  # NumPy's; CuPy's views write
             out.flags.writeable = True  # PyTorch's diagonal is a view one may write through
         return out
 

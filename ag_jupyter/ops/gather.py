@@ -6,6 +6,8 @@ the same key read, or scattered back through the shared ``F.index_add``.
 """
 from __future__ import annotations
 
+import numpy
+
 from ..autograd.function import Op
 from ..backend import array_module
 from ..backend import scatter_add as add_at
@@ -200,7 +202,7 @@ class MaskedFill(Op):
                                f"{mask.dtype if mask.__class__ in TENSOR_TYPES else type(mask).__name__}")
         m = mask._data
         xp = array_module(x)
-        if xp.broadcast_shapes(m.shape, x.shape) != x.shape:
+        if numpy.broadcast_shapes(m.shape, x.shape) != x.shape:
             raise RuntimeError(f"The size of the mask {list(m.shape)} must be broadcastable to the input's "
                                f"shape {list(x.shape)}")
         self.mask, self.shape = m, x.shape

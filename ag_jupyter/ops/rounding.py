@@ -10,6 +10,7 @@ import numpy
 
 from ..autograd.function import Op, UnaryOp
 from ..backend import array_module
+from ..core import TENSOR_TYPES
 from ..promotion import refuse_bool, require_floating
 from .binary import Binary
 
@@ -154,8 +155,8 @@ class Remainder(Binary):
 
     def remember(self, a, b, out) -> None:
         self.quotient = None
-        if hasattr(b, "_data") and out.dtype.kind == "f":  # the divisor's gradient needs the rounded quotient
-            x = a._data if hasattr(a, "_data") else a
+        if b.__class__ in TENSOR_TYPES and out.dtype.kind == "f":  # the divisor's gradient: the rounded quotient
+            x = a._data if a.__class__ in TENSOR_TYPES else a
             self.quotient = self.rounding(x / b._data).astype(out.dtype, copy=False)
 
     def local(self, F, grad):

@@ -81,9 +81,9 @@ class Amax(Reduction):
         if x.size == 0 and (dims is None or any(x.shape[d] == 0 for d in dims)):
             raise IndexError(f"a{self.pick}(): Expected reduction dim to have non-zero size.")
         kept = getattr(x, self.pick)(axis=dims, keepdims=True)
-        hits = (x == kept) | ((x != x) & (kept != kept))
-        self.share = hits / hits.sum(axis=dims, keepdims=True).astype(x.dtype if x.dtype.kind == "f" else "float64")
-        self.share = self.share.astype(x.dtype if x.dtype.kind == "f" else self.share.dtype, copy=False)
+        hits = (x == kept) | ((x != x) & (kept != kept))  # a NaN extreme: the NaNs share it
+        share = hits / hits.sum(axis=dims, keepdims=True)  # ties share the gradient evenly
+        self.share = share.astype(x.dtype, copy=False) if x.dtype.kind == "f" else share
         return kept if keepdim else kept.reshape(tuple(s for i, s in enumerate(x.shape)
                                                      if dims is not None and i not in dims))
 
@@ -118,7 +118,7 @@ def topk(input, k, dim=-1, largest=True, sorted=True):  # noqa: A002 - PyTorch's
         raise RuntimeError(f"selected index k out of range (k={k}, dimension {axis} has size {size})")
     if x.ndim == 0:
         return sort(input, dim)
-    indices = _order(x, axis, largest).take(range(k), axis=axis)
+    indices = _order(x, axis, largest)[(slice(None),) * axis + (slice(0, k),)]
     values = Topk.apply(input, axis, indices)
     return ReturnTypes(values, _wrap(indices.astype("int64", copy=False), False, None))
 
