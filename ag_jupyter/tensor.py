@@ -12,12 +12,13 @@ from .ops.dims import normalize_dim
 from .ops.transfer import ToDevice, ToDtype
 from .printing import tensor_repr
 from .tensor_compare import TensorCompare
+from .tensor_families import TensorFamilies
 from .tensor_inplace import TensorInPlace
 from .tensor_math import TensorMath
 from .tensor_random import TensorRandom
 
 
-class Tensor(TensorMath, TensorInPlace, TensorCompare, TensorRandom):
+class Tensor(TensorMath, TensorInPlace, TensorCompare, TensorRandom, TensorFamilies):
     """A multi-dimensional array that can record how it was computed.
 
     Make one with ``ag.tensor(...)`` or a creation function. The legacy constructor
