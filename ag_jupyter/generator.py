@@ -126,6 +126,10 @@ class Generator:
     def permutation(self, n: int):
         return self._numpy.permutation(n).astype(numpy.int64)
 
+    def bernoulli(self, shape, probability):
+        """True with ``probability`` (a number, or an array broadcast to ``shape``)."""
+        return self.uniform(shape) < probability
+
 
 def _describe(value) -> str:
     if value.__class__ in TENSOR_TYPES:
@@ -151,8 +155,10 @@ def resolve(generator, device=None) -> Generator:
 
 
 def random_array(kind: str, shape, numpy_dtype, device, a=0.0, b=1.0, generator=None):
-    """``kind`` ('uniform', 'normal', 'integers', 'exponential') numbers from ``generator``
-    (or the global source) as ``numpy_dtype``, on ``device``."""
+    """``kind`` ('uniform', 'normal', 'integers', 'exponential', 'bernoulli': 1 with
+    probability ``a``) numbers from ``generator`` (or the global source) as ``numpy_dtype``,
+    on ``device``. A draw says what it is for (a dropout mask is a 'bernoulli' draw), so one
+    source can be swapped for another that draws the same kinds."""
     device = backend.as_device(device)
     source = resolve(generator, device)
     if kind == "uniform":
@@ -161,6 +167,8 @@ def random_array(kind: str, shape, numpy_dtype, device, a=0.0, b=1.0, generator=
         values = source.normal(shape, a, b)
     elif kind == "exponential":
         values = source.exponential(shape, a)
+    elif kind == "bernoulli":
+        values = source.bernoulli(shape, a)
     else:
         values = source.integers(shape, a, b)
     return backend.move(numpy.asarray(values).astype(numpy_dtype, copy=False), device)

@@ -143,6 +143,8 @@ class Tensor(TensorMath, TensorInPlace, TensorCompare, TensorRandom, TensorFamil
     def data(self) -> "Tensor":
         """The same storage, detached and untracked by autograd (PyTorch's ``.data``); unlike
         ``detach()`` its in-place changes are not counted as this tensor's (as in PyTorch)."""
+        if isinstance(self._data, numpy.generic):  # a 0-d result kept as a NumPy scalar: give it memory to share
+            self._data = numpy.asarray(self._data)
         return _wrap(versions.own_counter(self._data.view()), False, None)
 
     @data.setter
@@ -324,6 +326,13 @@ class Tensor(TensorMath, TensorInPlace, TensorCompare, TensorRandom, TensorFamil
 
     def __repr__(self) -> str:
         return tensor_repr(self)
+
+    def __format__(self, format_spec: str) -> str:
+        """``f"{loss:.4f}"`` formats a 0-d tensor's number, as PyTorch does; other tensors take
+        only the empty spec (their printing)."""
+        if self._data.ndim == 0:
+            return self.item().__format__(format_spec)
+        return object.__format__(self, format_spec)
 
     def __reduce__(self):
         # Pickling (and deepcopy) keeps the device, as PyTorch does; a graph is not kept.

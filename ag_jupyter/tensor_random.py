@@ -44,8 +44,8 @@ class TensorRandom:
             raise RuntimeError(f"bernoulli_ expects p to be in [0, 1], but got p={p}")
         else:
             chances = p
-        draws = random_array("uniform", self.shape, numpy.float64, self.device, generator=generator)
-        return self.copy_((draws < chances).astype(self._data.dtype))
+        return self.copy_(random_array("bernoulli", self.shape, self._data.dtype, self.device, chances,
+                                       generator=generator))
 
     def random_(self, start: int | None = None, to: int | None = None, *, generator=None):
         """Integers in ``[start, to)``; ``random_(to)`` is ``[0, to)``; with neither, from 0 to the
