@@ -3,11 +3,11 @@ one ufunc (``Unary``, ``UnaryOnOutput``), with their commonest case, a float ten
 written out in the method itself, as ``number_operators.py`` does for ``+ - * /``.
 
 Through ``op.apply`` such an op is six Python calls (the method, ``apply``, ``forward``,
-``_link``, ``_recorded``, ``_wrap``); here it is the method alone. The op stays defined in
+``_link``, ``record``, ``_wrap``); here it is the method alone. The op stays defined in
 one place: the arithmetic is ``op.ufunc``, backward keeps the input (``Unary``) or the
 output (``UnaryOnOutput``) as their ``forward`` does, and anything else (an integer or
-bool tensor, an error) goes to ``op.apply``. The node and tensor fields are those of
-``function._recorded`` and ``core._wrap``, as in ``number_operators.py``;
+bool tensor, an error, any op while a listener is set) goes to ``op.apply``. The node and
+tensor fields are those of ``function.record`` and ``core._wrap``, as in ``number_operators.py``;
 ``tests/test_written_out_ops.py`` compares every slot with what ``op.apply`` makes.
 """
 from __future__ import annotations
@@ -28,7 +28,7 @@ def float_method(name: str, op):
 
     def method(self):
         x = self._data
-        if x.dtype.kind != "f":
+        if x.dtype.kind != "f" or state.listener is not None:  # a trace hears ops from op.apply
             return op.apply(self)
         try:
             data = ufunc(x)
@@ -53,8 +53,6 @@ def float_method(name: str, op):
                 node._versions = versions.clock
                 out._requires_grad = True
                 out.grad_fn = node
-                if state.listener is not None:
-                    state.listener.on_op(node, (self,), out)
                 return out
         out._requires_grad = False
         out.grad_fn = None

@@ -3,13 +3,14 @@ their commonest case, a float tensor and a Python number, written out in the met
 
 These are most of the ops of a chain of small ops (W1, W3) and of an optimizer's update.
 Through ``op.apply`` such an op is eight Python calls (the operator, ``apply``, ``forward``,
-``remember``, two ``_link``\\s, ``_recorded``, ``_wrap``), and each call is
+``remember``, two ``_link``\\s, ``record``, ``_wrap``), and each call is
 2-3% of W1; here it is the operator and ``operand`` (and ``remember`` for ``*`` and ``/``).
 The op itself stays defined in one place: the arithmetic is ``op.ufunc``, what backward
 keeps is ``op.remember``, and anything else (another dtype, a bool, a NumPy scalar, an
-error) goes to ``op.apply``. The node and tensor made here are the ones ``op.apply`` makes
-(``Binary.forward`` and ``function._recorded``), and ``float_methods.py``
-writes out the same fields: a field added to ``_recorded`` or ``_wrap`` goes here and
+error) goes to ``op.apply``, and so does every op while a listener is set: a trace hears
+of each node from one place, ``function.record``. The node and tensor made here are the
+ones ``op.apply`` makes (``Binary.forward`` and ``function.record``), and ``float_methods.py``
+writes out the same fields: a field added to ``record`` or ``_wrap`` goes here and
 there too, which ``tests/test_written_out_ops.py`` (every slot compared) insists on.
 """
 from __future__ import annotations
@@ -28,7 +29,8 @@ def number_operator(name: str, op, reflected: bool = False):
     ufunc, remember = op.ufunc, op.remember
 
     def operator(self, other):
-        if other.__class__ not in INT_OR_FLOAT or self._data.dtype.kind != "f":
+        if other.__class__ not in INT_OR_FLOAT or self._data.dtype.kind != "f" or state.listener is not None:
+            # (a trace hears every op from one place, function.record, through op.apply)
             return op.apply(other, self) if reflected else op.apply(self, other)
         x = self._data
         number = operand(other, x)
@@ -57,8 +59,6 @@ def number_operator(name: str, op, reflected: bool = False):
                 node._versions = versions.clock
                 out._requires_grad = True
                 out.grad_fn = node
-                if state.listener is not None:
-                    state.listener.on_op(node, inputs, out)
                 return out
         out._requires_grad = False
         out.grad_fn = None
