@@ -14,9 +14,10 @@ from .printing import tensor_repr
 from .tensor_compare import TensorCompare
 from .tensor_inplace import TensorInPlace
 from .tensor_math import TensorMath
+from .tensor_random import TensorRandom
 
 
-class Tensor(TensorMath, TensorInPlace, TensorCompare):
+class Tensor(TensorMath, TensorInPlace, TensorCompare, TensorRandom):
     """A multi-dimensional array that can record how it was computed.
 
     Make one with ``ag.tensor(...)`` or a creation function. The legacy constructor
@@ -139,12 +140,17 @@ class Tensor(TensorMath, TensorInPlace, TensorCompare):
 
     @property
     def data(self) -> "Tensor":
-        """The same storage, detached and untracked by autograd (PyTorch's ``.data``)."""
-        return _wrap(self._data, False, None)
+        """The same storage, detached and untracked by autograd (PyTorch's ``.data``); unlike
+        ``detach()`` its in-place changes are not counted as this tensor's (as in PyTorch)."""
+        return _wrap(versions.own_counter(self._data.view()), False, None)
 
     @data.setter
     def data(self, other: "Tensor") -> None:
-        self._data = other._data if other.__class__ in TENSOR_TYPES else numpy.asarray(other)
+        array = other._data if other.__class__ in TENSOR_TYPES else numpy.asarray(other)
+        if getattr(array, "base", None) is self._data and array.shape == self._data.shape \
+                and array.dtype == self._data.dtype:
+            return  # ``w.data -= v`` assigns back the view it wrote through: w keeps its counter
+        self._data = array
 
     @property
     def _base(self):
@@ -262,6 +268,15 @@ class Tensor(TensorMath, TensorInPlace, TensorCompare):
 
     def bool(self) -> "Tensor":
         return self.to(dtypes.bool_)
+
+    def byte(self) -> "Tensor":
+        return self.to(dtypes.uint8)
+
+    def char(self) -> "Tensor":
+        return self.to(dtypes.int8)
+
+    def short(self) -> "Tensor":
+        return self.to(dtypes.int16)
 
     def type(self, dtype=None):
         if dtype is None:

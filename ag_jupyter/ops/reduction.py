@@ -47,6 +47,8 @@ class Sum(Reduction):
     formula = r"\frac{\partial u}{\partial a_i} = 1"
 
     def forward(self, a, dim=None, keepdim=False):
+        if a._data.dtype.kind == "u":  # NumPy sums uint8 as uint64, a dtype PyTorch refuses; it sums as int64
+            return ARRAYS.sum(a._data.astype(numpy.int64), self.setup(a, dim, keepdim), keepdim)
         return ARRAYS.sum(a._data, self.setup(a, dim, keepdim), keepdim)
 
     def backward(self, F, grad):
@@ -221,7 +223,9 @@ class Norm(Reduction):
         dims = self.setup(a, dim, keepdim)
         self.saved = (a,)
         x = a._data
-        out = self.out = ((x * x).sum(axis=dims, keepdims=keepdim)) ** 0.5
+        if x.dtype.itemsize < 4:  # float16's squares overflow at 256: PyTorch sums them in float32
+            x = x.astype("float32")
+        out = self.out = (((x * x).sum(axis=dims, keepdims=keepdim)) ** 0.5).astype(a._data.dtype, copy=False)
         return out
 
     def backward(self, F, grad):
