@@ -124,8 +124,8 @@ def record(node, links, inputs, out):
     its creation number and version stamp, then the listener hears of it (``on_op``) with
     the op's arguments and ``out``, the tensor whose grad_fn it is. Every op, view
     (``views.py``) and custom ``Function`` comes through here; the written-out operators
-    (ops/number_operators.py, ops/float_methods.py) stamp the same fields only while no
-    listener is set, and go through ``op.apply`` when one is."""
+    (ops/number_operators.py, ops/float_methods.py) stamp the same fields themselves only
+    while no listener is set, and call this when one is."""
     node._next = links
     node._seq = next_sequence_number()
     node._versions = versions.clock
