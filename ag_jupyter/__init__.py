@@ -36,6 +36,7 @@ from .creation import (
 )
 from .dtypes import bool_ as bool  # noqa: A001 - PyTorch's names
 from .dtypes import dtype, float16, float32, float64, get_default_dtype, int32, int64, set_default_dtype
+from .nn.top_level import batch_norm, binary_cross_entropy_with_logits, dropout, embedding, layer_norm
 from .ops.activation import log_softmax, softmax
 from .ops.elementwise import (
     abs,

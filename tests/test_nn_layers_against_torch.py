@@ -232,6 +232,8 @@ def test_loss_modules(build, kind):
     lambda m: m.nn.functional.huber_loss(m.tensor([0.5]), m.tensor([1.0]), delta=0.0),
     lambda m: m.nn.functional.gelu(m.tensor([1])),
     lambda m: m.nn.functional.leaky_relu(m.tensor([True])),
+    lambda m: m.nn.functional.binary_cross_entropy(m.tensor([0.5]), m.tensor([1.0]),
+                                                   weight=m.ones(1, requires_grad=True)).backward(),
 ])
 def test_loss_and_activation_errors_are_pytorchs(call):
     with pytest.raises(Exception) as theirs:
@@ -338,3 +340,26 @@ def test_the_new_layers_trace_and_draw_with_pytorchs_node_names():
     assert all(name in their_names for name in expected), their_names
     scopes = {n.get("scope") for n in doc["nodes"] if n["kind"] == "op" and n["op"] in expected[:5]}
     assert {"Sequential.0", "Sequential.3", "Sequential.4", "Sequential.6", "Sequential.7"} <= scopes, scopes
+
+
+@pytest.mark.parametrize("call", [
+    lambda m, x, w: m.layer_norm(x, (4,), w, w * 0.5),
+    lambda m, x, w: m.batch_norm(x, w, w * 0.5, None, None, True, 0.1, 1e-5, True),
+    lambda m, x, w: m.embedding(x * 0 + w, m.tensor([[0, 2], [1, 1]])),
+    lambda m, x, w: m.embedding(x * 0 + w, m.tensor([[0, 2], [1, 1]]), 1),
+    lambda m, x, w: m.dropout(x, 0.5, False),
+    lambda m, x, w: m.binary_cross_entropy_with_logits(x, x.detach().sigmoid(), None, w.detach(), 0),
+    lambda m, x, w: m.binary_cross_entropy_with_logits(x, x.detach().sigmoid(), None, None, 2),
+])
+def test_top_level_forms_take_pytorchs_arguments(call):
+    x = RNG.normal(size=(3, 4)).astype(np.float32)
+    w = RNG.uniform(0.5, 2, size=(4,)).astype(np.float32)
+    results = []
+    for lib in (ag, torch):
+        inputs, weight = lib.tensor(x, requires_grad=True), lib.tensor(w, requires_grad=True)
+        out = call(lib, inputs, weight)
+        out.sum().backward()
+        results.append([out.detach().numpy()] + [t.grad.numpy() for t in (inputs, weight) if t.grad is not None])
+    assert len(results[0]) == len(results[1])
+    for ours, theirs in zip(*results):
+        np.testing.assert_allclose(ours, theirs, 1e-5, 1e-5)

@@ -27,13 +27,18 @@ def _kernel_error(kernel: str, array) -> NotImplementedError:
     return NotImplementedError(f'"{kernel}" not implemented for \'{scalar_type_name(array)}\'')
 
 
-def _constant(value, name: str):
-    """A weight's array: weights are constants here (PyTorch's own losses give them no
-    gradient either, in the common case); one that requires grad is refused, not ignored."""
+def _constant(value, name: str, function: str):
+    """A weight's array: a constant here. PyTorch refuses a weight that requires grad in
+    ``binary_cross_entropy`` (its message, below) but differentiates the weights of the
+    logits form, which ag_jupyter does not: refused too, with what to do."""
     if value is None:
         return None
     if value._requires_grad:
-        raise RuntimeError(f"the derivative for '{name}' is not implemented (pass {name}.detach())")
+        if function == "binary_cross_entropy":
+            raise RuntimeError(f"The function '{function}' is not differentiable with respect to argument "
+                               f"'{name}'. This input cannot have requires_grad True.")
+        raise RuntimeError(f"{function}: ag_jupyter gives no gradient to '{name}', which requires grad "
+                           f"(pass {name}.detach())")
     return value._data
 
 
@@ -226,14 +231,15 @@ def binary_cross_entropy(input, target, weight, reduction):
     if target.__class__ in TENSOR_TYPES and tuple(target.shape) != tuple(input.shape):
         raise ValueError(f"Using a target size ({_size(target)}) that is different to the input size "
                          f"({_size(input)}) is deprecated. Please ensure they have the same size.")
-    return BinaryCrossEntropy.apply(input, target, reduction, _constant(weight, "weight"))
+    return BinaryCrossEntropy.apply(input, target, reduction, _constant(weight, "weight", "binary_cross_entropy"))
 
 
 def binary_cross_entropy_with_logits(input, target, weight, reduction, pos_weight):
     if tuple(target.shape) != tuple(input.shape):
         raise ValueError(f"Target size ({_size(target)}) must be the same as input size ({_size(input)})")
-    return BinaryCrossEntropyWithLogits.apply(input, target, reduction, _constant(weight, "weight"),
-                                              _constant(pos_weight, "pos_weight"))
+    function = "binary_cross_entropy_with_logits"
+    return BinaryCrossEntropyWithLogits.apply(input, target, reduction, _constant(weight, "weight", function),
+                                              _constant(pos_weight, "pos_weight", function))
 
 
 def _size(tensor) -> str:
