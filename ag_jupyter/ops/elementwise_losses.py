@@ -140,11 +140,11 @@ class BinaryCrossEntropyWithLogits(ElementwiseLoss):
     def common_dtype(x, t):
         if x.dtype.kind != "f":
             raise _kernel_error("log_sigmoid_cpu", x)
-        common = result_type(x, t)
         if t.dtype.kind != "f":
-            raise RuntimeError(f"result type {scalar_type_name(numpy.empty(0, common))} can't be cast to "
+            common = numpy.empty(0, result_type(x, t))
+            raise RuntimeError(f"result type {scalar_type_name(common)} can't be cast to "
                                f"the desired output type {scalar_type_name(t)}")
-        return common
+        return t.dtype  # PyTorch's result has the target's dtype, whichever float is wider
 
     @staticmethod
     def losses(x, t, weight, pos_weight):
