@@ -7,7 +7,7 @@
 >>> model[0].weight.grad.shape
 ag.Size([8, 2])
 """
-from . import functional, init
+from . import functional, init, utils
 from .activation import ELU, GELU, LeakyReLU, LogSoftmax, ReLU, Sigmoid, SiLU, Softmax, Softplus, Tanh
 from .container import ModuleDict, ModuleList, ParameterList, Sequential
 from .dropout import Dropout, Dropout2d
@@ -29,3 +29,4 @@ __all__ = [
     "BatchNorm1d", "BatchNorm2d", "LayerNorm", "Embedding", "ModuleDict", "ParameterList",
     "Dropout2d",
 ]
+__all__ += ["utils"]

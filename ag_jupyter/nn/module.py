@@ -13,6 +13,7 @@ from collections import OrderedDict
 from .. import backend, dtypes
 from ..autograd import state
 from ..tensor import TENSOR_TYPES
+from . import state_dict as state_dicts  # the module: Module's methods share its functions' names
 from .hooks import RemovableHandle, observed_call
 from .parameter import Parameter
 
@@ -258,16 +259,12 @@ class Module:
     def state_dict(self, destination=None, prefix: str = "", keep_vars: bool = False) -> OrderedDict:
         """Every parameter and persistent buffer by dotted name. The values share memory
         with the model (detached unless ``keep_vars``), as in PyTorch."""
-        from .state_dict import state_dict
-
-        return state_dict(self, destination, prefix, keep_vars)
+        return state_dicts.state_dict(self, destination, prefix, keep_vars)
 
     def load_state_dict(self, state_dict, strict: bool = True):
         """Copy values from ``state_dict``. Every key and shape is checked first: a refused
         load raises and changes nothing. Returns ``(missing_keys, unexpected_keys)``."""
-        from .state_dict import load_state_dict
-
-        return load_state_dict(self, state_dict, strict)
+        return state_dicts.load_state_dict(self, state_dict, strict)
 
     # ----- devices and dtypes ---------------------------------------------------------
     def _apply(self, convert) -> "Module":
