@@ -122,3 +122,17 @@ LAYER_CASES += [
     Case("embedding", _embedding, lambda m, w, indices, padding_idx: functional(m).embedding(
         m.as_tensor(indices), w, padding_idx), ("Embedding",)),
 ]
+
+
+def _in_place(name: str, **settings):
+    """``F.NAME(a * 1, inplace=True)``: written into a non-leaf, as a model's activation is."""
+    def run(m, a, **drawn):
+        return getattr(functional(m), name)(a * 1, inplace=True, **settings, **drawn)
+    return run
+
+
+LAYER_CASES += [
+    Case("leaky_relu_", _with_settings(nonzero, negative_slope=[0.01, 0.2]), _in_place("leaky_relu"),
+         ("LeakyReluInPlace",)),
+    Case("elu_", _with_settings(nonzero, alpha=[1.0, 0.5]), _in_place("elu"), ("EluInPlace",)),
+]
