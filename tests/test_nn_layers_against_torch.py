@@ -104,6 +104,9 @@ def test_batch_norm_buffers_and_state_dict():
     with ag.no_grad():
         ours.eval()(ag.ones(3, 2))
     assert int(ours.num_batches_tracked) == 1  # eval leaves it
+    with pytest.raises(RuntimeError, match="weight should have shape \\[3\\] \\(one per channel"):
+        ours.train()(ag.ones(4, 3))  # a refused input changes no buffer
+    assert int(ours.num_batches_tracked) == 1 and before.tolist() == pytest.approx([0.2, 0.35])
 
 
 @pytest.mark.parametrize("call, x", [
