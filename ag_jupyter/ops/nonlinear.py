@@ -100,7 +100,7 @@ class Gelu(Op):
 
     def forward(self, a, approximate):
         if approximate not in _GELU_MODES:
-            raise RuntimeError(f"approximate argument must be either none or tanh., got {approximate!r}")
+            raise RuntimeError("approximate argument must be either none or tanh.")
         x = _floating(a, "GeluKernelImpl")
         self.saved = (a,)
         self.approximate = approximate
