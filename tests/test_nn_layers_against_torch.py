@@ -241,6 +241,10 @@ def test_loss_modules(build, kind):
     lambda m: m.nn.functional.layer_norm(m.ones(2, 3), (3,), m.ones(2)),
     lambda m: m.nn.functional.binary_cross_entropy(m.tensor([0.5]), m.tensor([1.0]),
                                                    weight=m.ones(1, requires_grad=True)).backward(),
+    lambda m: m.nn.functional.binary_cross_entropy_with_logits(m.tensor([0.5]), m.tensor([1.0]),
+                                                               pos_weight=m.ones(1, requires_grad=True)),
+    lambda m: m.nn.functional.binary_cross_entropy_with_logits(m.tensor([0.5]), m.tensor([1.0]),
+                                                               weight=m.ones(1, requires_grad=True)),
 ])
 def test_loss_and_activation_errors_are_pytorchs(call):
     with pytest.raises(Exception) as theirs:
