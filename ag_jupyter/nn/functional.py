@@ -71,7 +71,7 @@ def gelu(input: Tensor, approximate: str = "none") -> Tensor:
 
 def leaky_relu(input: Tensor, negative_slope: float = 0.01, inplace: bool = False) -> Tensor:
     if inplace:
-        return _inplace(input, nonlinear.LeakyRelu, negative_slope)
+        return _inplace(input, nonlinear.LeakyReluInPlace, negative_slope)
     return nonlinear.leaky_relu(input, negative_slope)
 
 
@@ -81,7 +81,7 @@ def silu(input: Tensor, inplace: bool = False) -> Tensor:
 
 
 def elu(input: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:
-    return _inplace(input, nonlinear.Elu, alpha) if inplace else nonlinear.elu(input, alpha)
+    return _inplace(input, nonlinear.EluInPlace, alpha) if inplace else nonlinear.elu(input, alpha)
 
 
 def softplus(input: Tensor, beta: float = 1.0, threshold: float = 20.0) -> Tensor:
