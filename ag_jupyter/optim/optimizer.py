@@ -12,6 +12,8 @@ import itertools
 import warnings
 from collections import defaultdict
 
+import numpy
+
 from ..autograd import versions
 from ..autograd.grad_mode import enable_grad, no_grad
 from ..backend import array_module, move
@@ -176,6 +178,8 @@ def own_array(tensor: Tensor) -> None:
     """Make ``tensor``'s data an ndarray if it is a NumPy scalar (what a whole reduction
     gives: every 0-d gradient is one). A scalar is immutable: ``data *= 0.9`` on it makes a
     new scalar and rebinds the name, so an update written in place would be lost."""
+    if tensor._data.__class__ is numpy.ndarray:  # nearly always: one check on the step's path
+        return
     xp = array_module(tensor._data)
     if not isinstance(tensor._data, xp.ndarray):
         tensor._data = xp.array(tensor._data)
