@@ -285,3 +285,23 @@ def test_cosine_keeps_going_past_t_max_as_torch():
         rates.append(scheduler.get_last_lr()[0])
     assert rates[9] == pytest.approx(0.0, abs=1e-15) and rates[19] == pytest.approx(0.1)
     assert math.isclose(rates[4], 0.05)
+
+
+def test_a_schedule_saved_with_ag_save_resumes(tmp_path):
+    """Through ag.save/ag.load (no pickle): MultiStepLR's Counter comes back a dict and still works."""
+    optimizer, _ = sgd(ag)
+    scheduler = ag.optim.lr_scheduler.MultiStepLR(optimizer, milestones=[3, 5, 5], gamma=0.5)
+    ag.save({"scheduler": scheduler.state_dict(), "optimizer": optimizer.state_dict()}, tmp_path / "s.npz")
+    loaded = ag.load(tmp_path / "s.npz")
+    resumed_optimizer, _ = sgd(ag)
+    resumed = ag.optim.lr_scheduler.MultiStepLR(resumed_optimizer, milestones=[1])
+    resumed_optimizer.load_state_dict(loaded["optimizer"])
+    resumed.load_state_dict(loaded["scheduler"])
+    for _ in range(6):
+        for opt, sched in ((optimizer, scheduler), (resumed_optimizer, resumed)):
+            opt.step()
+            sched.step()
+        assert resumed.get_last_lr() == scheduler.get_last_lr()
+    with pytest.warns(UserWarning, match="The epoch parameter"):
+        resumed.step(4)
+    assert resumed.get_last_lr() == [0.1 * 0.5, 0.02 * 0.5]
