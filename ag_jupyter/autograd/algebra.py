@@ -56,6 +56,13 @@ def _sum_leading(x, count: int, keepdim: bool):
     return summed if summed.shape == kept else summed.reshape(kept)
 
 
+def stable_sigmoid(x):
+    """``1 / (1 + e^-x)`` with ``exp`` of a non-positive number only, so no ``x`` overflows."""
+    xp = array_module(x)
+    e = xp.exp(-xp.abs(x))
+    return xp.where(x >= 0, 1 / (1 + e), e / (1 + e)).astype(x.dtype, copy=False)
+
+
 def sum_to(F, x, shape: tuple):
     """Undo broadcasting: sum ``x`` down to ``shape``. The one place this happens."""
     if x.shape == shape:
@@ -76,6 +83,7 @@ class _Arrays:
     records = False
     exp, log, sqrt = numpy.exp, numpy.log, numpy.sqrt
     sin, cos, tanh = numpy.sin, numpy.cos, numpy.tanh
+    sigmoid = staticmethod(stable_sigmoid)
 
     @staticmethod
     def sign(x):
@@ -202,6 +210,7 @@ class _Tensors:
     sin = staticmethod(lambda x: x.sin())
     cos = staticmethod(lambda x: x.cos())
     tanh = staticmethod(lambda x: x.tanh())
+    sigmoid = staticmethod(lambda x: x.sigmoid())
 
     @staticmethod
     def sign(x):
