@@ -139,12 +139,17 @@ class Tensor(TensorMath, TensorInPlace, TensorCompare):
 
     @property
     def data(self) -> "Tensor":
-        """The same storage, detached and untracked by autograd (PyTorch's ``.data``)."""
-        return _wrap(self._data, False, None)
+        """The same storage, detached and untracked by autograd (PyTorch's ``.data``); unlike
+        ``detach()`` its in-place changes are not counted as this tensor's (as in PyTorch)."""
+        return _wrap(versions.own_counter(self._data.view()), False, None)
 
     @data.setter
     def data(self, other: "Tensor") -> None:
-        self._data = other._data if other.__class__ in TENSOR_TYPES else numpy.asarray(other)
+        array = other._data if other.__class__ in TENSOR_TYPES else numpy.asarray(other)
+        if getattr(array, "base", None) is self._data and array.shape == self._data.shape \
+                and array.dtype == self._data.dtype:
+            return  # ``w.data -= v`` assigns back the view it wrote through: w keeps its counter
+        self._data = array
 
     @property
     def _base(self):

@@ -2,98 +2,32 @@
 
 The gradient tests (finite differences, PyTorch parity, create_graph) iterate over
 ``CASES``; ``test_registry_covers_every_op`` fails when an ``Op`` subclass is not
-covered, so a new op is tested by being registered here.
+covered, so a new op is tested by being registered: here, or in an area's own module
+(``registry_layers.py``: issue 30's layers) whose list is gathered at the end; the Case
+class and the input strategies are in ``registry_tools.py``.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Callable
-
 import numpy as np
-from hypothesis import assume
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
+from registry_layers import LAYER_CASES
+from registry_tools import (
+    Case,
+    away_from,
+    binary,
+    distinct,
+    functional,
+    nonscalar_shapes,
+    nonzero,
+    positive,
+    small_shapes,
+    unary,
+    values,
+    with_dim,
+)
 
 import ag_jupyter as ag
-
-
-@dataclass
-class Case:
-    name: str
-    draw: Callable  # (data) -> (list of float64 arrays, dict of parameters)
-    run: Callable  # (ag module or torch, *tensors, **params) -> tensor
-    covers: tuple  # Op class names this case exercises
-    torch: bool = True  # compare with PyTorch
-    tolerance: float = 1e-5
-    extra: dict = field(default_factory=dict)
-
-
-def values(shape, low=-3.0, high=3.0):
-    return hnp.arrays(np.float64, shape, elements=st.floats(low, high, allow_nan=False, width=64))
-
-
-def away_from(shape, points, gap, low=-3.0, high=3.0):
-    """Values at least ``gap`` from each of ``points`` (kinks where finite differences fail)."""
-    elements = st.floats(low, high, allow_nan=False).filter(lambda v: all(abs(v - p) > gap for p in points))
-    return hnp.arrays(np.float64, shape, elements=elements)
-
-
-def distinct(shape, low=-3.0, high=3.0):
-    """Values with no two closer than 0.05, so max/min have no ties to split."""
-    size = int(np.prod(shape)) if shape else 1
-    return st.lists(st.integers(int(low * 20), int(high * 20)), min_size=size, max_size=size, unique=True).map(
-        lambda xs: (np.array(xs, dtype=np.float64) / 20).reshape(shape))
-
-
-small_shapes = hnp.array_shapes(min_dims=0, max_dims=3, min_side=1, max_side=4)
-nonscalar_shapes = hnp.array_shapes(min_dims=1, max_dims=3, min_side=1, max_side=4)
-# For the differential test against PyTorch: 0-d, empty and size-1 dimensions too.
-degenerate_shapes = hnp.array_shapes(min_dims=0, max_dims=3, min_side=0, max_side=3)
-
-
-def _accepts_degenerate(draw):
-    """Mark a draw whose shapes may be degenerate (``draw(data, degenerate=True)``)."""
-    draw.degenerate_ok = True
-    return draw
-
-
-def unary(elements=values):
-    def draw(data, degenerate=False):
-        shape = data.draw(degenerate_shapes if degenerate else small_shapes)
-        return [data.draw(elements(shape))], {}
-    return _accepts_degenerate(draw)
-
-
-def binary(first=values, second=values, apart=False):
-    """``apart``: no pair of elements that meet (after broadcasting) closer than 0.05, so
-    maximum/minimum have no tie, a kink that finite differences cannot judge."""
-    def draw(data, degenerate=False):
-        shapes = hnp.mutually_broadcastable_shapes(num_shapes=2, min_dims=0, max_dims=3, min_side=0, max_side=3) \
-            if degenerate else hnp.mutually_broadcastable_shapes(num_shapes=2, max_dims=3, max_side=3)
-        a_shape, b_shape = data.draw(shapes).input_shapes
-        a, b = data.draw(first(a_shape)), data.draw(second(b_shape))
-        assume(not apart or not np.any(np.abs(np.subtract(a, b)) < 0.05))
-        return [a, b], {}
-    return _accepts_degenerate(draw)
-
-
-def with_dim(elements=values, keepdim=True, allow_none=True):
-    def draw(data, degenerate=False):
-        shape = data.draw(degenerate_shapes if degenerate else nonscalar_shapes)
-        choices = list(range(-max(len(shape), 1), max(len(shape), 1))) + ([None] if allow_none else [])
-        params = {"dim": data.draw(st.sampled_from(choices))}
-        if keepdim:
-            params["keepdim"] = data.draw(st.booleans())
-        return [data.draw(elements(shape))], params
-    return _accepts_degenerate(draw)
-
-
-def positive(shape):
-    return values(shape, 0.2, 3.0)
-
-
-def nonzero(shape):
-    return away_from(shape, [0.0], 0.3)
 
 
 def _matmul_shapes(data):
@@ -285,14 +219,10 @@ def _nll(data):
                                           "reduction": data.draw(st.sampled_from(["mean", "sum", "none"]))}
 
 
-def _functional(m):
-    return m.nn.functional
-
-
 CASES += [
-    Case("linear", _linear, lambda m, x, w, b: _functional(m).linear(x, w, b), ("Addmm",)),
-    Case("mse_loss", _mse, lambda m, a, t, reduction: _functional(m).mse_loss(a, t, reduction=reduction), ("MseLoss",)),
-    Case("nll_loss", _nll, lambda m, a, target, reduction: _functional(m).nll_loss(
+    Case("linear", _linear, lambda m, x, w, b: functional(m).linear(x, w, b), ("Addmm",)),
+    Case("mse_loss", _mse, lambda m, a, t, reduction: functional(m).mse_loss(a, t, reduction=reduction), ("MseLoss",)),
+    Case("nll_loss", _nll, lambda m, a, target, reduction: functional(m).nll_loss(
         a, m.as_tensor(target), reduction=reduction), ("NllLoss",)),
 ]
 
@@ -312,107 +242,4 @@ def _key(m, key):
         return torch.as_tensor(np.asarray(key))
     return key
 
-
-# ----- issue 30: the layers, activations and losses a course uses ------------------------
-
-def _with_settings(elements=values, **choices):
-    """A unary draw plus one value drawn for each named setting."""
-    def draw(data, degenerate=False):
-        shape = data.draw(degenerate_shapes if degenerate else small_shapes)
-        return [data.draw(elements(shape))], {k: data.draw(st.sampled_from(v)) for k, v in choices.items()}
-    return _accepts_degenerate(draw)
-
-
-def _pair_of_losses(first=values, second=values, kink=None):
-    """An input and a target of one shape, a reduction, and no difference within 0.05 of
-    ``kink`` (where smooth L1 and Huber switch branches)."""
-    def draw(data):
-        shape = data.draw(small_shapes)
-        a, t = data.draw(first(shape)), data.draw(second(shape))
-        assume(kink is None or not np.any(np.abs(np.abs(a - t) - kink) < 0.05))
-        return [a, t], {"reduction": data.draw(st.sampled_from(["mean", "sum", "none"]))}
-    return draw
-
-
-def _probabilities(shape):
-    return values(shape, 0.05, 0.95)
-
-
-def _unit(shape):
-    return values(shape, 0.0, 1.0)
-
-
-CASES += [
-    Case("gelu", _with_settings(approximate=["none", "tanh"]),
-         lambda m, a, approximate: _functional(m).gelu(a, approximate=approximate), ("Gelu", "GeluBackward")),
-    Case("leaky_relu", _with_settings(nonzero, negative_slope=[0.01, 0.2]),
-         lambda m, a, negative_slope: _functional(m).leaky_relu(a, negative_slope), ("LeakyRelu",)),
-    Case("silu", unary(lambda s: values(s, -6, 6)), lambda m, a: _functional(m).silu(a), ("Silu",)),
-    Case("elu", _with_settings(nonzero, alpha=[1.0, 0.5]), lambda m, a, alpha: _functional(m).elu(a, alpha),
-         ("Elu",)),
-    Case("softplus", _with_settings(lambda s: away_from(s, [1.5, 3.0], 0.1), beta=[1.0, 2.0]),  # kinks: 3 / beta
-         lambda m, a, beta: _functional(m).softplus(a, beta, 3.0), ("Softplus",)),
-    Case("binary_cross_entropy", _pair_of_losses(_probabilities, _unit),
-         lambda m, p, t, reduction: _functional(m).binary_cross_entropy(p, t, reduction=reduction),
-         ("BinaryCrossEntropy",)),
-    Case("binary_cross_entropy_with_logits", _pair_of_losses(second=_unit),
-         lambda m, x, t, reduction: _functional(m).binary_cross_entropy_with_logits(x, t, reduction=reduction),
-         ("BinaryCrossEntropyWithLogits",)),
-    Case("smooth_l1_loss", _pair_of_losses(kink=0.5),
-         lambda m, a, t, reduction: _functional(m).smooth_l1_loss(a, t, reduction=reduction, beta=0.5),
-         ("SmoothL1Loss",)),
-    Case("huber_loss", _pair_of_losses(kink=0.7),
-         lambda m, a, t, reduction: _functional(m).huber_loss(a, t, reduction=reduction, delta=0.7),
-         ("HuberLoss",)),
-]
-
-
-def _spread_out(arrays, dims):
-    """No group standardized over is nearly constant (its 1/std would swamp the differences)."""
-    assume(np.all(np.var(arrays, axis=dims) > 0.1))
-    return arrays
-
-
-def _batch_norm(data):
-    n, c = data.draw(st.integers(2, 4)), data.draw(st.integers(1, 3))
-    shape = data.draw(st.sampled_from([(n, c), (n, c, 2)]))
-    x = _spread_out(data.draw(values(shape)), (0,) + tuple(range(2, len(shape))))
-    return [x, data.draw(values((c,))), data.draw(values((c,)))], {
-        "training": data.draw(st.booleans()), "mean": data.draw(values((c,))),
-        "var": data.draw(values((c,), 0.2, 3.0))}
-
-
-def _run_batch_norm(m, x, w, b, training, mean, var):
-    stats = (None, None) if training else (m.as_tensor(mean), m.as_tensor(var))
-    return _functional(m).batch_norm(x, *stats, w, b, training=training)
-
-
-def _layer_norm(data):
-    lead = data.draw(st.sampled_from([(), (2,), (2, 2)]))
-    normalized = data.draw(st.sampled_from([(3,), (2, 2)]))
-    x = _spread_out(data.draw(values(lead + normalized)), tuple(range(len(lead), len(lead) + len(normalized))))
-    return [x, data.draw(values(normalized)), data.draw(values(normalized))], {"normalized_shape": normalized}
-
-
-CASES += [
-    Case("batch_norm", _batch_norm, _run_batch_norm, ("NativeBatchNorm",), tolerance=1e-4),
-    Case("layer_norm", _layer_norm, lambda m, x, w, b, normalized_shape: _functional(m).layer_norm(
-        x, normalized_shape, w, b), ("NativeLayerNorm",), tolerance=1e-4),
-]
-
-
-def _embedding(data):
-    rows, width = data.draw(st.integers(1, 4)), data.draw(st.integers(1, 3))
-    shape = data.draw(st.sampled_from([(3,), (2, 2)]))
-    # the padding row's gradient is 0 by definition, which differences cannot see: when
-    # there is one (the last row), no index picks it (tests/test_nn_layers_against_torch.py does)
-    padding = data.draw(st.sampled_from([None, -1])) if rows > 1 else None
-    top = rows - 1 if padding is None else rows - 2
-    indices = data.draw(hnp.arrays(np.int64, shape, elements=st.integers(0, top)))
-    return [data.draw(values((rows, width)))], {"indices": indices, "padding_idx": padding}
-
-
-CASES += [
-    Case("embedding", _embedding, lambda m, w, indices, padding_idx: _functional(m).embedding(
-        m.as_tensor(indices), w, padding_idx), ("Embedding",)),
-]
+CASES += LAYER_CASES

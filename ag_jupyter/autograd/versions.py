@@ -26,8 +26,23 @@ _LONGEST = 2 * _KEEP + 1  # a history pruned when it grows past this
 clock = 0
 
 
+# Arrays that count their own versions though they view another's memory: what ``.data``
+# hands out. PyTorch's ``.data`` shares the storage but not the version counter, so
+# ``w.data -= lr * w.grad`` does not trip the check of a graph that saved ``w``. A view
+# taken of ``w.data`` (``w.data[0].fill_(1)``) still counts as ``w``'s: NumPy and CuPy point
+# every view's ``.base`` at the memory's owner, so nothing leads back to the marked array.
+_own_counters: weakref.WeakValueDictionary = weakref.WeakValueDictionary()
+
+
+def own_counter(array):
+    """Give ``array`` (a fresh view) a version counter of its own; return it."""
+    _own_counters[id(array)] = array
+    return array
+
+
 def _owner(array):
-    while getattr(array, "base", None) is not None and hasattr(array.base, "shape"):
+    while getattr(array, "base", None) is not None and hasattr(array.base, "shape") \
+            and _own_counters.get(id(array)) is not array:
         array = array.base
     return array
 

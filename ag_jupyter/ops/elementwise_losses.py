@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import numpy
 
+from ..autograd.algebra import sum_to
 from ..autograd.function import Op
 from ..backend import array_module, require_same_device
 from ..core import TENSOR_TYPES
 from ..dtypes import scalar_type_name
 from ..promotion import result_type
-from .algebra import sum_to
 from .losses import _reduce
 
 _LOG_FLOOR = -100.0  # PyTorch clamps BCE's logarithms here, so a wrong certainty costs 100, not inf

@@ -11,10 +11,10 @@ import math
 
 import numpy
 
+from ..autograd.algebra import stable_sigmoid
 from ..autograd.function import Op
 from ..backend import array_module
 from ..dtypes import scalar_type_name
-from .algebra import stable_sigmoid
 
 _SQRT_PI = math.sqrt(math.pi)
 _TANH_SCALE = math.sqrt(2 / math.pi)  # GELU's tanh approximation: tanh(k (x + c x^3))

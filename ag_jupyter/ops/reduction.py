@@ -221,7 +221,9 @@ class Norm(Reduction):
         dims = self.setup(a, dim, keepdim)
         self.saved = (a,)
         x = a._data
-        out = self.out = ((x * x).sum(axis=dims, keepdims=keepdim)) ** 0.5
+        if x.dtype.itemsize < 4:  # float16's squares overflow at 256: PyTorch sums them in float32
+            x = x.astype("float32")
+        out = self.out = (((x * x).sum(axis=dims, keepdims=keepdim)) ** 0.5).astype(a._data.dtype, copy=False)
         return out
 
     def backward(self, F, grad):

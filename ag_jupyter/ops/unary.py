@@ -3,10 +3,10 @@ from __future__ import annotations
 
 import numpy
 
+from ..autograd.algebra import stable_sigmoid
 from ..autograd.function import Op, UnaryOp
 from ..core import TENSOR_TYPES
 from ..promotion import floating, refuse_bool, result_type
-from .algebra import stable_sigmoid
 
 
 class Unary(UnaryOp):
