@@ -11,7 +11,10 @@ from IPython.core.magic import Magics, cell_magic, line_magic, magics_class
 from IPython.core.magic_arguments import argument, magic_arguments, parse_argstring
 
 from .widgets.cell import AutogradCell, CellOptions
+from .widgets.cell_contents import NoGraph
 from .widgets.contract import check_option
+from .widgets.graph_widget import GraphWidget
+from .widgets.page import check_target
 from .widgets.show import show
 
 HTML_HELP = ("also write the graph as one self-contained HTML page at PATH: it steps with no kernel "
@@ -22,8 +25,6 @@ def _page_path(path):
     """The ``--html`` path, checked before anything runs (a bad one is a UsageError naming it)."""
     if path is None:
         return None
-    from .widgets.page import check_target
-
     try:
         return check_target(path)
     except (OSError, ValueError) as error:
@@ -94,6 +95,10 @@ class AutogradMagics(Magics):
         A cell that raises shows its partial graph with the error marked, then the
         traceback. With ``--live`` (and ``--backward NAME``, or else the scalar the
         cell made last) the backward pass runs for real, a node per step.
+
+        A cell of real PyTorch code is drawn from PyTorch's own graph (as
+        ``ag.trace_torch`` records it), with the same names and scopes; a cell that
+        makes no graph says what it saw in the widget's place.
         """
         __tracebackhide__ = True  # noqa: F841 - IPython folds this frame out of tracebacks
         args = parse_argstring(self.autograd, line)
@@ -107,8 +112,10 @@ class AutogradMagics(Magics):
             with run:
                 run.execute()
         finally:  # a cell that raised still gets its page: the partial graph, the error marked
-            if page is not None and run.widget is not None:
+            if page is not None and isinstance(run.widget, GraphWidget):
                 _write_page(run.widget, page)
+        if page is not None and isinstance(run.widget, NoGraph):
+            raise UsageError(f"--html: no page written to {page}. {run.widget.message}")
         return run.widget
 
     @magic_arguments()
