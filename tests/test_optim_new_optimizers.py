@@ -79,8 +79,9 @@ def test_a_checkpoint_continues_the_same_run(name, tmp_path):
     resumed.load_state_dict(checkpoint["model"])
     opt_resumed.load_state_dict(checkpoint["optimizer"])
     train(resumed, opt_resumed, batches()[8:], ag)
-    for p, q in zip(straight.parameters(), resumed.parameters()):
+    for p, q, start in zip(straight.parameters(), resumed.parameters(), models()[0].parameters()):
         assert numpy.array_equal(p.detach().numpy(), q.detach().numpy())
+        assert not numpy.allclose(p.detach().numpy(), start.detach().numpy())
 
 
 def test_adagrad_gives_a_later_group_state_from_the_defaults_as_torch():
