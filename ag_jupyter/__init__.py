@@ -64,6 +64,9 @@ from .ops.shape import cat, flatten, permute, reshape, squeeze, stack, t, transp
 from .tensor import Size, Tensor  # first: the engine and ops import names from it
 from .tensor_compare import all, any, isfinite, isinf, isnan  # noqa: A004 - PyTorch's names
 
+# issue 30, the switch: `with ag.as_torch(): import torch` gives the engine (and %%autograd --engine)
+from .torch_switch import as_torch
+
 # the tracing layer sits above the engine (which never imports it); it is small and
 # imports neither torch nor IPython, so it loads with the package
 from .tracing import from_torch, trace, trace_torch

@@ -81,6 +81,10 @@ class AutogradMagics(Magics):
 
     @magic_arguments()
     @argument("--backward", metavar="NAME", help="run NAME.backward() after the cell, inside the trace")
+    @argument("--engine", action="store_true",
+              help="run the cell's PyTorch code on ag_jupyter's engine: `import torch` (torch.nn, "
+                   "torch.nn.functional, torch.optim ...) gives the engine's modules for this cell, so it "
+                   "can step --live and --predict; a name the engine lacks stops the cell before it runs")
     @_view_arguments
     @argument("-o", "--output", metavar="NAME", help="store the trace (an ag.trace) in the variable NAME")
     @argument("--html", metavar="PATH", help=HTML_HELP)
@@ -105,7 +109,7 @@ class AutogradMagics(Magics):
         if args.output is not None and (not args.output.isidentifier() or keyword.iskeyword(args.output)):
             raise UsageError(f"-o takes a variable name, not {args.output!r}")
         options = CellOptions(backward=args.backward, live=args.live, output=args.output,
-                              view=_view_options(args))
+                              view=_view_options(args), engine=args.engine)
         page = _page_path(args.html)
         run = AutogradCell(self.shell, cell, options)
         try:

@@ -24,7 +24,7 @@ LAYERS = [
                 "ag_jupyter.tensor_inplace", "ag_jupyter.creation"]),
     ("library", ["ag_jupyter.nn", "ag_jupyter.optim", "ag_jupyter.serialization"]),
     ("tracing", ["ag_jupyter.tracing"]),
-    ("front", ["ag_jupyter.widgets", "ag_jupyter.magics", "ag_jupyter.export"]),
+    ("front", ["ag_jupyter.widgets", "ag_jupyter.magics", "ag_jupyter.export", "ag_jupyter.torch_switch"]),
     ("package", ["ag_jupyter"]),  # __init__.py: the public names, gathered from every layer
 ]
 

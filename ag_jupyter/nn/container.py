@@ -223,12 +223,8 @@ class ParameterList(Module):
         for name, param in self._parameters.items():
             size = "x".join(str(s) for s in param.shape)
             where = "" if param.device.type == "cpu" else f" (GPU {param.device.index or 0})"
-            lines.append(f"    ({name}): Parameter containing: [{param.dtype} of size {size}{where}]")
+            lines.append(f"  ({name}): Parameter containing: [{param.dtype} of size {size}{where}]")
         return "\n".join(lines)
-
-    def __repr__(self) -> str:
-        body = self.extra_repr()
-        return "ParameterList(\n" + body + "\n)" if body else "ParameterList()"
 
 
 def _as_parameter(value):

@@ -110,7 +110,8 @@ class NativeBatchNorm(_Normalization):
     node_name = "NativeBatchNormBackward0"
     symbol = "batch norm"
     formula = (r"u = w\,\hat a + b,\ \hat a = \frac{a - \mu_c}{\sqrt{\sigma_c^2 + \epsilon}}:\quad "
-               r"\bar a = \frac{w}{\sigma}\,(\bar u - \overline{\bar u} - \hat a\,\overline{\bar u \hat a})")
+               r"\frac{\partial L}{\partial a} = \frac{w}{\sigma}\,(\bar u - \overline{\bar u} - "
+               r"\hat a\,\overline{\bar u \hat a})")
 
     def forward(self, input, weight, bias, running_mean, running_var, training, momentum, eps):
         x = input._data
@@ -160,8 +161,8 @@ class NativeLayerNorm(_Normalization):
     node_name = "NativeLayerNormBackward0"
     symbol = "layer norm"
     formula = (r"u = w\,\hat a + b,\ \hat a = \frac{a - \mu}{\sqrt{\sigma^2 + \epsilon}} \text{ per sample}:\quad "
-               r"\bar a = \frac{1}{\sigma}\,(\bar g - \overline{\bar g} - \hat a\,\overline{\bar g \hat a}),\ "
-               r"\bar g = w \bar u")
+               r"\frac{\partial L}{\partial a} = \frac{1}{\sigma}\,(\bar g - \overline{\bar g} - "
+               r"\hat a\,\overline{\bar g \hat a}),\ \bar g = w \bar u")
 
     def forward(self, input, weight, bias, normalized_shape, eps):
         x = input._data

@@ -30,12 +30,14 @@ from __future__ import annotations
 
 import ast
 import sys
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 
 from IPython.core.error import UsageError
 from IPython.display import display
 
 from ..tensor import TENSOR_TYPES
+from ..torch_switch import cell_on_engine, check_source
 from ..tracing import trace
 from ..tracing.torch_cell import TorchCellTrace
 from .cell_contents import NoGraph, imports_torch, is_torch_tensor, made_by_cell, no_graph, snapshot
@@ -52,6 +54,7 @@ class CellOptions:
     """What ``%%autograd``'s options ask for (validated by ``magics.py``)."""
 
     backward: str | None = None  # run NAME.backward() after the cell
+    engine: bool = False  # run PyTorch code on the engine (torch_switch.py)
     live: bool = False
     output: str | None = None  # store the trace object under this name
     view: dict = field(default_factory=dict)  # GraphWidget traits: animate, direction, speed, max_nodes
@@ -68,6 +71,7 @@ class AutogradCell:
         self.torch_trace: TorchCellTrace | None = None  # PyTorch's graph, for a cell of PyTorch code
         self.widget: GraphWidget | NoGraph | None = None
         self._before: dict = {}
+        self._tree = None  # the parsed cell, kept for --engine's imports
         self._live: LiveBackward | None = None
         self._body = self._last = None  # code objects, made by _compile on entry
         self._quiet = False
@@ -75,7 +79,7 @@ class AutogradCell:
     def __enter__(self) -> "AutogradCell":
         tree = self._compile()  # before tracing: a SyntaxError is IPython's usual message, with no graph
         self._before = snapshot(self.shell.user_ns)
-        if "torch" in sys.modules or imports_torch(tree):  # the cell may draw PyTorch's graph
+        if not self.options.engine and ("torch" in sys.modules or imports_torch(tree)):  # PyTorch's graph?
             try:
                 self.torch_trace = TorchCellTrace(title=_title(self.cell)).__enter__()
             except ImportError:  # not installed: the cell's own import will say so
@@ -90,6 +94,11 @@ class AutogradCell:
         code = shell.transform_cell(self.cell)
         filename = shell.compile.cache(code, shell.execution_count, raw_code=self.cell)
         tree = shell.compile.ast_parse(code, filename=filename)
+        if self.options.engine:  # every name checked before any line runs: never a partial run
+            problem = check_source(tree, shell.user_ns)
+            if problem is not None:
+                raise UsageError(f"--engine: {problem}")
+            self._tree = tree
         if self.options.live:
             self._take_over_backward(tree)
         last = tree.body.pop() if tree.body and isinstance(tree.body[-1], ast.Expr) else None
@@ -129,7 +138,8 @@ class AutogradCell:
         """Run the cell in the user namespace, then ``NAME.backward()`` or the live stepper."""
         __tracebackhide__ = True  # noqa: F841 - read by IPython's traceback printer
         shell = self.shell
-        with shell.builtin_trap:
+        on_engine = cell_on_engine(shell.user_ns, self._tree) if self.options.engine else nullcontext()
+        with shell.builtin_trap, on_engine:
             exec(self._body, shell.user_ns)  # noqa: S102 - running the cell is the point
             if self._last is not None:
                 value = eval(self._last, shell.user_ns)  # noqa: S307
