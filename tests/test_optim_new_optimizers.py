@@ -59,9 +59,7 @@ def test_groups_with_their_own_hyperparameters_and_a_frozen_bias_match_torch(nam
                                           atol=1e-14, err_msg=f"{index} {key}")
             assert value.dtype == (ag.float32 if key == "step" else ag.float64)
     for ours_group, theirs_group in zip(ours_state["param_groups"], theirs_state["param_groups"]):
-        shared = {k: v for k, v in theirs_group.items() if k in ours_group}
-        assert {k: ours_group[k] for k in shared} == shared
-        assert set(theirs_group) - set(ours_group) <= {"foreach", "capturable", "differentiable", "fused"}
+        assert ours_group == theirs_group
 
 
 @pytest.mark.parametrize("name", NEW)
@@ -146,7 +144,32 @@ def test_invalid_hyperparameters_raise_torchs_errors(make):
     assert ours == (theirs[0], theirs[1].replace("torch.", "ag."))
 
 
-def test_repr_lists_the_new_hyperparameters():
-    w = nn.Parameter(ag.ones(1))
-    assert "Parameter Group 0\n    alpha: 0.99\n    centered: False\n" in repr(ag.optim.RMSprop([w]))
-    assert "    initial_accumulator_value: 0\n    lr: 0.01\n    lr_decay: 0\n" in repr(ag.optim.Adagrad([w]))
+@pytest.mark.parametrize("name", ["SGD", "Adam", "AdamW", "RMSprop", "Adagrad"])
+def test_pytorchs_implementation_switches_are_accepted_or_refused_clearly(name):
+    """foreach/fused pick a kernel for the same update: accepted, kept in the groups as in
+    PyTorch, same numbers; differentiable/capturable would change what a step is: refused."""
+    kwargs = {"lr": 0.1}
+    if name != "RMSprop":
+        kwargs["fused"] = False
+    groups = []
+    for lib in (ag, torch):
+        optimizer = getattr(lib.optim, name)([lib.nn.Parameter(lib.ones(2))], foreach=False, **kwargs)
+        groups.append({k: v for k, v in optimizer.param_groups[0].items() if k != "params"})
+    assert groups[0] == groups[1]
+    with pytest.raises(NotImplementedError, match=rf"ag.optim.{name}\(differentiable=True\): a step that autograd"):
+        getattr(ag.optim, name)([nn.Parameter(ag.ones(2))], differentiable=True)
+    if name in ("Adam", "AdamW", "RMSprop"):
+        with pytest.raises(NotImplementedError, match="capturable=True"):
+            getattr(ag.optim, name)([nn.Parameter(ag.ones(2))], capturable=True)
+    if name != "RMSprop":
+        with pytest.raises(RuntimeError, match="`fused` and `foreach` cannot be `True` together."):
+            getattr(ag.optim, name)([nn.Parameter(ag.ones(2))], fused=True, foreach=True)
+
+
+@pytest.mark.parametrize("name", ["SGD", "Adam", "AdamW", "RMSprop", "Adagrad"])
+def test_repr_is_torchs(name):
+    reprs = []
+    for lib in (ag, torch):
+        first, second = lib.nn.Parameter(lib.ones(1)), lib.nn.Parameter(lib.ones(2))
+        reprs.append(repr(getattr(lib.optim, name)([{"params": [first]}, {"params": [second], "lr": 0.5}], lr=0.1)))
+    assert reprs[0] == reprs[1]

@@ -169,6 +169,24 @@ def _state_value(key: str, value, param: Tensor, index):
     return _wrap(move(array.astype(target_dtype), param.device), False, None)
 
 
+def implementation_options(optimizer: str, **options) -> dict:
+    """PyTorch's switches between implementations of one update, accepted so that pasted
+    code runs, and kept in the param groups as PyTorch keeps them: ``foreach`` and
+    ``fused`` pick among kernels that compute the same update (here there is one), so
+    they change nothing; ``capturable`` (CUDA graphs) and ``differentiable`` (a step that
+    autograd records) are refused when asked for, never silently ignored."""
+    if options.get("fused") and options.get("differentiable"):
+        raise RuntimeError("`fused` does not support `differentiable`")
+    if options.get("fused") and options.get("foreach"):
+        raise RuntimeError("`fused` and `foreach` cannot be `True` together.")
+    for name, what in (("differentiable", "a step that autograd records, to differentiate through"),
+                       ("capturable", "a step for CUDA graphs")):
+        if options.get(name):
+            raise NotImplementedError(f"ag.optim.{optimizer}({name}=True): {what}, is not supported here; "
+                                      f"leave {name}=False (the update's numbers are the same)")
+    return options
+
+
 def updated(param: Tensor) -> None:
     """Record that an optimizer changed ``param`` in place."""
     versions.bump(param._data)
