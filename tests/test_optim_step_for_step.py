@@ -27,6 +27,8 @@ CASES = [
     ("RMSprop", dict(lr=0.01)),
     ("RMSprop", dict(lr=0.01, alpha=0.9, eps=1e-4, weight_decay=0.1)),
     ("RMSprop", dict(lr=0.01, momentum=0.9, centered=True)),
+    ("RMSprop", dict(lr=0.01, centered=True)),
+    ("RMSprop", dict(lr=0.01, momentum=0.7, weight_decay=0.05)),
     ("RMSprop", dict(lr=0.01, alpha=0.3, momentum=0.5, centered=True, weight_decay=0.2, maximize=True)),
     ("Adagrad", dict(lr=0.1)),
     ("Adagrad", dict(lr=0.1, lr_decay=0.05, initial_accumulator_value=0.5, eps=1e-6)),
