@@ -1,4 +1,4 @@
-"""AdamW, RMSprop and Adagrad beyond the update formula (test_optim_step_for_step.py):
+"""AdamW, RMSprop, Adagrad and Adadelta beyond the update formula (test_optim_step_for_step.py):
 PyTorch's errors for invalid hyperparameters, param groups, state_dict layout, resuming
 from a checkpoint, and state on the parameter's dtype."""
 import numpy
@@ -12,7 +12,8 @@ torch = pytest.importorskip("torch")
 
 NEW = {"AdamW": dict(lr=0.01, weight_decay=0.1, amsgrad=True),
        "RMSprop": dict(lr=0.01, momentum=0.9, centered=True, weight_decay=0.01),
-       "Adagrad": dict(lr=0.1, lr_decay=0.01, initial_accumulator_value=0.1)}
+       "Adagrad": dict(lr=0.1, lr_decay=0.01, initial_accumulator_value=0.1),
+       "Adadelta": dict(lr=2.0, rho=0.8, weight_decay=0.01)}
 
 
 def models():
@@ -134,6 +135,10 @@ def messages(make):
     lambda lib, p: lib.optim.Adagrad(p, weight_decay=-1),
     lambda lib, p: lib.optim.Adagrad(p, initial_accumulator_value=-0.1),
     lambda lib, p: lib.optim.Adagrad(p, eps=-1e-10),
+    lambda lib, p: lib.optim.Adadelta(p, lr=-1.0),
+    lambda lib, p: lib.optim.Adadelta(p, rho=1.5),
+    lambda lib, p: lib.optim.Adadelta(p, eps=-1.0),
+    lambda lib, p: lib.optim.Adadelta(p, weight_decay=-1.0),
     lambda lib, p: lib.optim.RMSprop([], lr=0.1),
     lambda lib, p: lib.optim.Adagrad(p[0]),
     lambda lib, p: lib.optim.SGD(p, lr=0.1, momentum=-0.9),
@@ -144,12 +149,12 @@ def test_invalid_hyperparameters_raise_torchs_errors(make):
     assert ours == (theirs[0], theirs[1].replace("torch.", "ag."))
 
 
-@pytest.mark.parametrize("name", ["SGD", "Adam", "AdamW", "RMSprop", "Adagrad"])
+@pytest.mark.parametrize("name", ["SGD", "Adam", "AdamW", "RMSprop", "Adagrad", "Adadelta"])
 def test_pytorchs_implementation_switches_are_accepted_or_refused_clearly(name):
     """foreach/fused pick a kernel for the same update: accepted, kept in the groups as in
     PyTorch, same numbers; differentiable/capturable would change what a step is: refused."""
     kwargs = {"lr": 0.1}
-    if name != "RMSprop":
+    if name not in ("RMSprop", "Adadelta"):
         kwargs["fused"] = False
     groups = []
     for lib in (ag, torch):
@@ -158,15 +163,15 @@ def test_pytorchs_implementation_switches_are_accepted_or_refused_clearly(name):
     assert groups[0] == groups[1]
     with pytest.raises(NotImplementedError, match=rf"ag.optim.{name}\(differentiable=True\): a step that autograd"):
         getattr(ag.optim, name)([nn.Parameter(ag.ones(2))], differentiable=True)
-    if name in ("Adam", "AdamW", "RMSprop"):
+    if name in ("Adam", "AdamW", "RMSprop", "Adadelta"):
         with pytest.raises(NotImplementedError, match="capturable=True"):
             getattr(ag.optim, name)([nn.Parameter(ag.ones(2))], capturable=True)
-    if name != "RMSprop":
+    if name not in ("RMSprop", "Adadelta"):
         with pytest.raises(RuntimeError, match="`fused` and `foreach` cannot be `True` together."):
             getattr(ag.optim, name)([nn.Parameter(ag.ones(2))], fused=True, foreach=True)
 
 
-@pytest.mark.parametrize("name", ["SGD", "Adam", "AdamW", "RMSprop", "Adagrad"])
+@pytest.mark.parametrize("name", ["SGD", "Adam", "AdamW", "RMSprop", "Adagrad", "Adadelta"])
 def test_repr_is_torchs(name):
     reprs = []
     for lib in (ag, torch):

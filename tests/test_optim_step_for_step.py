@@ -33,6 +33,8 @@ CASES = [
     ("Adagrad", dict(lr=0.1)),
     ("Adagrad", dict(lr=0.1, lr_decay=0.05, initial_accumulator_value=0.5, eps=1e-6)),
     ("Adagrad", dict(lr=0.1, weight_decay=0.2, maximize=True)),
+    ("Adadelta", dict()),
+    ("Adadelta", dict(lr=0.5, rho=0.5, eps=1e-3, weight_decay=0.1, maximize=True)),
 ]
 # float32 differs by an ulp or two a step (PyTorch fuses and vectorizes), and gradients 2ap + b
 # cancel near zero: the float64 runs hold the formulas to 1e-12
@@ -105,7 +107,8 @@ def test_sgd_momentum_moves_a_0d_parameter_as_pytorch():
 
 @pytest.mark.parametrize("name, kwargs", [("SGD", dict(lr=1e-3, momentum=0.9)), ("Adam", dict(lr=0.05)),
                                           ("AdamW", dict(lr=0.05)), ("RMSprop", dict(lr=0.01, momentum=0.5)),
-                                          ("Adagrad", dict(lr=0.2))], ids=lambda c: c if isinstance(c, str) else "")
+                                          ("Adagrad", dict(lr=0.2)), ("Adadelta", dict(lr=5.0))],
+                         ids=lambda c: c if isinstance(c, str) else "")
 def test_a_polynomial_of_0d_parameters_trains_as_in_torch(name, kwargs):
     """A learner's curve fit: y = a + b x + c x² + d x³, four 0-d parameters, a real loss
     (mean squared error, whose gradients are NumPy scalars here), 30 steps."""
