@@ -20,8 +20,8 @@ import warnings
 import numpy
 
 from .. import backend
-from ..creation import random_array
 from ..dtypes import scalar_type_name
+from ..generator import random_array
 from ..ops import elementwise_losses, nonlinear, normalization
 from ..ops import embedding as embedding_ops
 from ..ops.activation import LogSoftmax, Softmax
