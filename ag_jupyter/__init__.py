@@ -9,6 +9,7 @@ A define-by-run autograd tensor with PyTorch's API, on NumPy (CPU) or CuPy (GPU)
 tensor([2., 4.])
 """
 from . import autograd, backends, cuda, nn, optim, random, utils
+from .arrays import get_default_device, set_default_device
 from .autograd.grad_mode import enable_grad, inference_mode, is_grad_enabled, no_grad, set_grad_enabled
 from .backend import device
 from .backends import (
@@ -24,11 +25,9 @@ from .creation import (
     from_numpy,
     full,
     full_like,
-    get_default_device,
     linspace,
     ones,
     ones_like,
-    set_default_device,
     tensor,
     zeros,
     zeros_like,
@@ -93,6 +92,9 @@ from .random import (
 )
 from .tensor import Size, Tensor  # first: the engine and ops import names from it
 from .tensor_compare import all, any, isfinite, isinf, isnan  # noqa: A004 - PyTorch's names
+
+# issue 30, the switch: `with ag.as_torch(): import torch` gives the engine (and %%autograd --engine)
+from .torch_switch import as_torch
 
 # the tracing layer sits above the engine (which never imports it); it is small and
 # imports neither torch nor IPython, so it loads with the package

@@ -12,8 +12,9 @@ from __future__ import annotations
 import numpy
 
 from . import backend, dtypes
+from .arrays import get_default_device
 from .core import TENSOR_TYPES
-from .creation import _finish, _float_or, _like, _require, _sizes, get_default_device
+from .creation import _finish, _float_or, _like, _require, _sizes
 from .generator import Generator, default_generator, multinomial_indices, random_array, resolve
 from .ops.binary import broadcast_error
 from .tensor import Tensor
