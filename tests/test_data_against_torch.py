@@ -286,7 +286,18 @@ def test_workers_are_refused_clearly_and_the_harmless_options_accepted():
     assert [b.tolist() for b in loader] == [[0, 1], [2]]
 
 
+@pytest.mark.gpu
+@pytest.mark.skipif(not ag.cuda.is_available(), reason="no usable GPU with CuPy here")
+def test_a_dataset_on_the_gpu_loads_batches_on_the_gpu():
+    x, y = ag.randn(10, 3, device="cuda"), ag.randint(0, 2, (10,), device="cuda")
+    for dataset in (agdata.TensorDataset(x, y), agdata.random_split(agdata.TensorDataset(x, y), [5, 5])[0]):
+        xb, yb = next(iter(agdata.DataLoader(dataset, batch_size=4, shuffle=True)))
+        assert xb.device.type == yb.device.type == "cuda" and tuple(xb.shape) == (4, 3)
+    assert list(agdata.WeightedRandomSampler(ag.ones(3, device="cuda"), 2))
+
+
 def test_ag_utils_data_is_reachable_as_torch_utils_data():
+    assert agdata.get_worker_info() is None and tdata.get_worker_info() is None
     assert ag.utils.data.DataLoader is agdata.DataLoader
     assert {"DataLoader", "Dataset", "TensorDataset", "random_split", "Subset", "ConcatDataset",
             "default_collate", "Sampler", "RandomSampler", "SequentialSampler", "BatchSampler"} <= set(dir(agdata))
