@@ -99,11 +99,15 @@ class Generator:
 
     # ----- draws (NumPy arrays on the CPU; callers move them) -------------------------
     def uniform(self, shape, low=0.0, high=1.0):
-        values = self._numpy.random(tuple(shape))  # NumPy's uniform() is this, behind ~6 us of checks
+        values = self._uniforms(shape)  # NumPy's uniform() is this, behind ~6 us of checks
         if low != 0.0 or high != 1.0:
             values *= high - low
             values += low
         return values
+
+    def _uniforms(self, shape):
+        """An array even for shape () (where NumPy's random() gives a scalar)."""
+        return numpy.asarray(self._numpy.random(tuple(shape)))
 
     def normal(self, shape, mean=0.0, std=1.0):
         return self._numpy.normal(mean, std, size=tuple(shape))
@@ -115,7 +119,7 @@ class Generator:
         span = high - low
         if span > 2 ** 32:
             return self._numpy.integers(low, high, size=tuple(shape), dtype=numpy.int64)
-        scaled = (self._numpy.random(tuple(shape)) * span).astype(numpy.int64)
+        scaled = numpy.asarray(self._uniforms(shape) * span).astype(numpy.int64)  # 0-d products are scalars
         numpy.minimum(scaled, span - 1, out=scaled)  # u * span may round up to span itself
         scaled += low
         return scaled

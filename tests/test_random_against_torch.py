@@ -37,6 +37,12 @@ CALLS = {  # name: a call made the same way on ag and on torch
     "randint float": lambda lib: lib.randint(0, 5, (3,), dtype=lib.float32),
     "randint uint8": lambda lib: lib.randint(0, 256, (3,), dtype=lib.uint8),
     "randint with generator": lambda lib: lib.randint(0, 27, (5,), generator=_gen(lib, 2147483647)),
+    "randint 0-d": lambda lib: lib.randint(5, ()),
+    "randint 0-d wide": lambda lib: lib.randint(0, 2 ** 40, ()),
+    "uniform_ 0-d": lambda lib: lib.zeros(()).uniform_(-1, 1),
+    "random_ 0-d": lambda lib: lib.zeros((), dtype=lib.int64).random_(3),
+    "exponential_ 0-d": lambda lib: lib.zeros(()).exponential_(),
+    "bernoulli 0-d": lambda lib: lib.bernoulli(lib.tensor(0.5)),
     "randperm(6)": lambda lib: lib.randperm(6),
     "randperm float": lambda lib: lib.randperm(4, dtype=lib.float32),
     "randperm(0)": lambda lib: lib.randperm(0),
@@ -75,7 +81,8 @@ def _low_high(name):
             "randint(2, 9, size=(4,))": (2, 9), "randint(high=, size=)": (0, 5),
             "randint int32 negative": (-3, 3), "randint float": (0, 5), "randint uint8": (0, 256),
             "randint with generator": (0, 27), "randint_like": (0, 4), "randint_like(low, high)": (2, 4),
-            "random_(10)": (0, 10), "random_(3, 7)": (3, 7), "random_() of uint8": (0, 256)}.get(name)
+            "random_(10)": (0, 10), "randint 0-d": (0, 5), "random_ 0-d": (0, 3),
+            "random_(3, 7)": (3, 7), "random_() of uint8": (0, 256)}.get(name)
 
 
 @pytest.mark.parametrize("name", list(CALLS))
