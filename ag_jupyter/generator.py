@@ -183,7 +183,12 @@ def multinomial_indices(probabilities, num_samples: int, replacement: bool, sour
     if not replacement and num_samples > probabilities.shape[-1]:
         raise RuntimeError(f"cannot sample n_sample > prob_dist.size(-1) samples without replacement "
                            f"({num_samples} > {probabilities.shape[-1]})")
-    rows = probabilities.reshape(-1, probabilities.shape[-1]).astype(numpy.float64)
+    categories = probabilities.shape[-1]
+    if categories == 0:
+        raise RuntimeError("multinomial: the distribution has no categories (its last dimension is empty)")
+    rows = probabilities.reshape(-1, categories).astype(numpy.float64)
+    if rows.shape[0] == 0:  # no distributions: no draws, as PyTorch's (0, num_samples)
+        return numpy.zeros(probabilities.shape[:-1] + (num_samples,), numpy.int64)
     if not numpy.isfinite(rows).all() or (rows < 0).any():
         raise RuntimeError("probability tensor contains either `inf`, `nan` or element < 0")
     if (rows.sum(axis=1) <= 0).any():
