@@ -9,6 +9,8 @@ ag.Size([5])
 """
 from __future__ import annotations
 
+import contextlib
+
 import numpy
 
 from . import backend, dtypes
@@ -20,7 +22,7 @@ from .ops.binary import broadcast_error
 from .tensor import Tensor
 from .tensor_random import refuse_gradient_through, require_floating
 
-__all__ = ["Generator", "bernoulli", "default_generator", "get_rng_state", "initial_seed", "manual_seed",
+__all__ = ["Generator", "bernoulli", "default_generator", "fork_rng", "get_rng_state", "initial_seed", "manual_seed",
            "multinomial", "normal", "rand", "rand_like", "randint", "randint_like", "randn", "randn_like",
            "randperm", "seed", "set_rng_state"]
 
@@ -44,6 +46,20 @@ def get_rng_state() -> Tensor:
 
 def set_rng_state(new_state: Tensor) -> None:
     default_generator.set_state(new_state)
+
+
+@contextlib.contextmanager
+def fork_rng(devices=None, enabled: bool = True, *, device_type: str = "cuda"):
+    """Draw inside the block, then put the global source back as it was (one source serves
+    CPU and GPU, so ``devices`` changes nothing)."""
+    if not enabled:
+        yield
+        return
+    saved = default_generator.get_state()
+    try:
+        yield
+    finally:
+        default_generator.set_state(saved)
 
 
 def _size_keyword(keywords: dict, name: str):

@@ -196,6 +196,17 @@ def test_generator_seeds_and_state_as_pytorchs():
     assert ag.initial_seed() == 9 and ag.randn(3).tolist() == ag.randn(3, generator=_gen(ag, 9)).tolist()
 
 
+def test_fork_rng_puts_the_global_source_back_as_pytorchs_does():
+    for lib in (ag, torch):
+        lib.manual_seed(4)
+        with lib.random.fork_rng():
+            inside = lib.randn(3).tolist()
+        assert lib.randn(3).tolist() == inside  # the draws inside did not move the source
+        with lib.random.fork_rng(enabled=False):
+            lib.randn(3)
+        assert lib.randn(3).tolist() != inside
+
+
 ERRORS = {  # each raises in PyTorch; ag raises the same type, its message starting PyTorch's way
     "randint(5)": (lambda lib: lib.randint(5), None),
     "randint(5, 3)": (lambda lib: lib.randint(5, 3), "randint(): argument 'size'"),
