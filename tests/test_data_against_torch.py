@@ -341,3 +341,41 @@ def test_default_collate_edge_cases_as_pytorch(name):
         assert str(ours.value) == str(error)
         return
     assert_same(agdata.default_collate(EDGES[name](ag)), theirs)
+
+
+def _images_dataset(lib, base):
+    """A tutorial's custom dataset (as 'Datasets & DataLoaders' writes one): uint8 images held
+    as NumPy arrays, scaled to floats in __getitem__, an int label beside each."""
+    rng = np.random.default_rng(0)
+    images, labels = rng.integers(0, 256, (24, 1, 4, 4), dtype=np.uint8), rng.integers(0, 3, 24)
+
+    class Images(base):
+        def __len__(self):
+            return len(labels)
+
+        def __getitem__(self, i):
+            return lib.tensor(images[i]).float() / 255, int(labels[i])
+
+    return Images()
+
+
+def test_a_tutorial_style_epoch_over_a_custom_dataset_gives_pytorchs_numbers():
+    results = {}
+    for lib, data in ((ag, agdata), (torch, tdata)):
+        model = lib.nn.Sequential(lib.nn.Flatten(), lib.nn.Linear(16, 8), lib.nn.ReLU(), lib.nn.Linear(8, 3))
+        with lib.no_grad():
+            for i, p in enumerate(model.parameters()):
+                p.copy_(lib.tensor(np.random.default_rng(i).normal(0, 0.3, tuple(p.shape)).astype(np.float32)))
+        optimizer = lib.optim.SGD(model.parameters(), lr=0.5)
+        losses = []
+        for xb, yb in data.DataLoader(_images_dataset(lib, data.Dataset), batch_size=5):
+            loss = lib.nn.functional.cross_entropy(model(xb), yb)
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+            losses.append(loss.item())
+        results[lib.__name__] = losses, [p.detach().numpy().copy() for p in model.parameters()]
+    (ours, our_weights), (theirs, their_weights) = results["ag_jupyter"], results["torch"]
+    np.testing.assert_allclose(ours, theirs, rtol=1e-5, atol=1e-6)
+    for a, b in zip(our_weights, their_weights):
+        np.testing.assert_allclose(a, b, rtol=1e-4, atol=1e-6)
