@@ -71,12 +71,27 @@ def _size_keyword(keywords: dict, name: str):
 
 
 def _shape(size: tuple, keyword, name: str) -> tuple:
-    """``rand(2, 3)``, ``rand((2, 3))`` or ``rand(size=(2, 3))``, not two at once."""
+    """``rand(2, 3)``, ``rand((2, 3))`` or ``rand(size=(2, 3))``, not two at once, nor none."""
     if keyword is None:
-        return _sizes(size)
-    if size:
+        if not size:
+            raise TypeError(f"{name}() needs a size: {name}(2, 3), {name}((2, 3)) or {name}(size=(2, 3)); "
+                            f"{name}(()) is a 0-d tensor")
+        shape = _sizes(size)
+    elif size:
         raise TypeError(f"{name}() got both sizes {size} and size={keyword!r}: give one")
-    return (keyword,) if isinstance(keyword, int) else tuple(keyword)
+    else:
+        shape = (keyword,) if isinstance(keyword, int) else tuple(keyword)
+    return _checked(shape)
+
+
+def _checked(shape: tuple) -> tuple:
+    """Sizes as PyTorch takes them: ints (a float is refused, not truncated), none negative."""
+    for size in shape:
+        if not _is_int(size):
+            raise TypeError(f"size must be a tuple of ints, but got {type(size).__name__} in {shape}")
+        if size < 0:
+            raise RuntimeError(f"Trying to create tensor with negative dimension {size}: {list(shape)}")
+    return shape
 
 
 def _target(device) -> backend.device:
@@ -85,8 +100,9 @@ def _target(device) -> backend.device:
 
 
 def _floats(kind: str, name: str, size, keywords, generator, dtype, device, requires_grad) -> Tensor:
-    _require("f", dtype, name)
-    shape = _shape(size, _size_keyword(keywords, name), name)
+    shape = _shape(size, _size_keyword(keywords, name), name)  # PyTorch reads the arguments first
+    if kind == "uniform" or 0 not in shape:  # randn runs no kernel (no dtype check) for an empty tensor
+        _require("f", dtype, name)
     target = _target(device)
     array = random_array(kind, shape, _float_or(dtype), target, 0.0, 1.0, generator)
     return _finish(array, target, requires_grad)
@@ -120,7 +136,7 @@ def randint(*args, size=None, low=None, high=None, generator=None, dtype=None, d
     numpy_dtype = dtypes.to_numpy(dtype) if dtype is not None else _INT64
     _check_bounds(low, high, numpy_dtype)
     target = _target(device)
-    shape = (size,) if isinstance(size, int) else tuple(size)
+    shape = _checked((size,) if isinstance(size, int) else tuple(size))
     array = random_array("integers", shape, numpy_dtype, target, low, high, generator)
     return _finish(array, target, requires_grad)
 
@@ -152,12 +168,11 @@ def _randint_overload(args: tuple, size, low, high) -> tuple:
 
 def _check_bounds(low: int, high: int, numpy_dtype) -> None:
     """PyTorch refuses bounds its dtype cannot hold, where NumPy's cast would wrap them."""
-    if numpy_dtype.kind == "f":
-        return
     limits = _LIMITS.get(numpy_dtype)
     if limits is None:  # NumPy's iinfo costs microseconds, and randint runs once per training step
-        limits = _LIMITS[numpy_dtype] = (0, 1) if numpy_dtype.kind == "b" else \
-            (int(numpy.iinfo(numpy_dtype).min), int(numpy.iinfo(numpy_dtype).max))
+        info = numpy.finfo(numpy_dtype) if numpy_dtype.kind == "f" else None if numpy_dtype.kind == "b" \
+            else numpy.iinfo(numpy_dtype)
+        limits = _LIMITS[numpy_dtype] = (0, 1) if info is None else (int(info.min), int(info.max))
     least, most = limits
     if low < least:
         raise RuntimeError(f"from is out of bounds for {dtypes.from_numpy(numpy_dtype).name} (it holds "
