@@ -170,6 +170,26 @@ def random_array(kind: str, shape, numpy_dtype, device, a=0.0, b=1.0, generator=
     return backend.move(numpy.asarray(values).astype(numpy_dtype, copy=False), device)
 
 
+def check_bounds(low: int, high: int, numpy_dtype) -> None:
+    """PyTorch refuses integer bounds ``[low, high)`` its dtype cannot hold, where NumPy's
+    cast would wrap them (randint, random_)."""
+    limits = _LIMITS.get(numpy_dtype)
+    if limits is None:  # NumPy's iinfo costs microseconds, and randint runs once per training step
+        info = numpy.finfo(numpy_dtype) if numpy_dtype.kind == "f" else None if numpy_dtype.kind == "b" \
+            else numpy.iinfo(numpy_dtype)
+        limits = _LIMITS[numpy_dtype] = (0, 1) if info is None else (int(info.min), int(info.max))
+    least, most = limits
+    if low < least:
+        raise RuntimeError(f"from is out of bounds for {dtypes.from_numpy(numpy_dtype).name} (it holds "
+                           f"{least} to {most}), got from={low}")
+    if high - 1 > most:
+        raise RuntimeError(f"to - 1 is out of bounds for {dtypes.from_numpy(numpy_dtype).name} (it holds "
+                           f"{least} to {most}), got to={high}")
+
+
+_LIMITS: dict = {}
+
+
 def multinomial_indices(probabilities, num_samples: int, replacement: bool, source: Generator):
     """int64 indices drawn from each row of ``probabilities`` (a NumPy array of weights, 1-d or
     2-d), with PyTorch's checks and errors."""

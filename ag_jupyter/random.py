@@ -17,7 +17,7 @@ from . import backend, dtypes
 from .arrays import get_default_device
 from .core import TENSOR_TYPES
 from .creation import _finish, _float_or, _like, _require, _sizes
-from .generator import Generator, default_generator, multinomial_indices, random_array, resolve
+from .generator import Generator, check_bounds, default_generator, multinomial_indices, random_array, resolve
 from .ops.binary import broadcast_error
 from .tensor import Tensor
 from .tensor_random import refuse_gradient_through, require_floating
@@ -134,7 +134,7 @@ def randint(*args, size=None, low=None, high=None, generator=None, dtype=None, d
     if low >= high:
         raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}")
     numpy_dtype = dtypes.to_numpy(dtype) if dtype is not None else _INT64
-    _check_bounds(low, high, numpy_dtype)
+    check_bounds(low, high, numpy_dtype)
     target = _target(device)
     shape = _checked((size,) if isinstance(size, int) else tuple(size))
     array = random_array("integers", shape, numpy_dtype, target, low, high, generator)
@@ -164,25 +164,6 @@ def _randint_overload(args: tuple, size, low, high) -> tuple:
     if len(bounds) == 1:
         return 0, int(bounds[0]), size
     return int(bounds[0]), int(bounds[1]), size
-
-
-def _check_bounds(low: int, high: int, numpy_dtype) -> None:
-    """PyTorch refuses bounds its dtype cannot hold, where NumPy's cast would wrap them."""
-    limits = _LIMITS.get(numpy_dtype)
-    if limits is None:  # NumPy's iinfo costs microseconds, and randint runs once per training step
-        info = numpy.finfo(numpy_dtype) if numpy_dtype.kind == "f" else None if numpy_dtype.kind == "b" \
-            else numpy.iinfo(numpy_dtype)
-        limits = _LIMITS[numpy_dtype] = (0, 1) if info is None else (int(info.min), int(info.max))
-    least, most = limits
-    if low < least:
-        raise RuntimeError(f"from is out of bounds for {dtypes.from_numpy(numpy_dtype).name} (it holds "
-                           f"{least} to {most}), got from={low}")
-    if high - 1 > most:
-        raise RuntimeError(f"to - 1 is out of bounds for {dtypes.from_numpy(numpy_dtype).name} (it holds "
-                           f"{least} to {most}), got to={high}")
-
-
-_LIMITS: dict = {}
 
 
 def randperm(n: int, *, generator=None, dtype=None, device=None, requires_grad=False) -> Tensor:
