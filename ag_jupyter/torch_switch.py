@@ -124,6 +124,11 @@ class _Finder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
 _FINDER = _Finder()
 
 
+def switch_is_on() -> bool:
+    """Whether ``import torch`` gives the engine now (inside ``as_torch``, in any of its forms)."""
+    return _FINDER in sys.meta_path
+
+
 class as_torch:  # noqa: N801 - a context manager named like the function users call
     """``with ag.as_torch():`` -- ``import torch`` (and ``torch.nn``, ``torch.optim``...) inside
     the block gives ag_jupyter's engine; PyTorch's modules come back when it ends.

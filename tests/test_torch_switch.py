@@ -150,3 +150,31 @@ def test_as_torch_puts_pytorch_back_when_the_block_raises():
         importlib.import_module("torch")
         1 / 0  # noqa: B018
     assert torch_modules() == before
+
+
+def test_autograd_engine_runs_the_following_cells_on_the_engine_until_off(ip):
+    before = torch_modules()
+    with capture_output() as said:
+        run(ip, "%autograd_engine on")
+    assert "runs on ag_jupyter's engine" in said.stdout
+    try:
+        run(ip, "import torch\nfrom torch import nn\nlayer = nn.Linear(2, 1)\nout = layer(torch.ones(1, 2)).sum()\n")
+        assert isinstance(ip.user_ns["out"], ag.Tensor)
+        assert torch_modules() == before  # between cells, PyTorch is in sys.modules
+        with capture_output():
+            rejected = ip.run_cell("print('ran')\nz = torch.fft.fft(torch.ones(2))\n")
+        assert "torch.fft is not in ag_jupyter's engine" in str(rejected.error_before_exec)
+        assert "z" not in ip.user_ns
+        widget = run(ip, "%%autograd\nimport torch\nq = torch.ones(2, requires_grad=True)\nr = (q * 2).sum()\n").result
+        assert widget.trace["source"] == "ag_jupyter" and isinstance(ip.user_ns["q"], ag.Tensor)
+    finally:
+        with capture_output():
+            run(ip, "%autograd_engine off")
+    run(ip, "import torch\nback = torch.ones(2)\n")
+    assert isinstance(ip.user_ns["back"], torch.Tensor) and torch_modules() == before
+    assert ip.user_ns["torch"] is torch
+
+
+def test_autograd_engine_takes_on_or_off(ip):
+    result = run(ip, "%autograd_engine maybe", UsageError)
+    assert "on or off" in str(result.error_in_exec)

@@ -16,6 +16,7 @@ import sys
 import numpy
 
 from ..tensor import TENSOR_TYPES
+from ..torch_switch import EngineModule
 from .labels import public_names
 
 
@@ -33,8 +34,9 @@ _UNBOUND = object()  # a variable the cell created
 
 
 def is_torch_tensor(value) -> bool:
+    """Whether ``value`` is PyTorch's own tensor (under the switch, ``torch`` is the engine)."""
     torch = sys.modules.get("torch")  # never import torch just to ask
-    return torch is not None and isinstance(value, getattr(torch, "Tensor", ()))
+    return torch is not None and not isinstance(torch, EngineModule) and isinstance(value, torch.Tensor)
 
 
 def imports_torch(tree: ast.Module) -> bool:
