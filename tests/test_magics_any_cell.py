@@ -117,8 +117,8 @@ def test_an_engine_cell_stays_the_engines_with_torch_imported(ip):
     ("import torch\nwith torch.no_grad():\n    v = torch.ones(3, requires_grad=True) * 2\n",
      "only tensors that do not require grad (v)"),
     ("q = ag.ones(2) * 3\n", "only tensors that do not require grad (q)"),
-    ("s = 'text'\n", "no tensor and no number"),
-    ("print(2)\n", "no tensor and no number"),
+    ("s = 'text'\n", "no tensor and no number in its variables"),
+    ("print(2)\n", "no tensor and no number in its variables"),
 ])
 def test_a_cell_with_no_graph_says_what_it_saw(ip, cell, seen):
     note = run(ip, "%%autograd\n" + cell).result

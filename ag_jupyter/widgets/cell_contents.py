@@ -77,5 +77,5 @@ def no_graph(made: list) -> NoGraph:
         return NoGraph(start + f"The cell made only plain numbers ({', '.join(plain)}), no tensor: autograd "
                        "records operations on tensors that require grad. Start from one, e.g. "
                        "`a = torch.tensor(2.0, requires_grad=True)` (or ag.tensor).")
-    return NoGraph(start + "The cell made no tensor and no number: create a tensor with "
-                   "requires_grad=True and compute with it.")
+    return NoGraph(start + "The cell left no tensor and no number in its variables: create a tensor "
+                   "with requires_grad=True and compute with it.")
