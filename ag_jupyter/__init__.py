@@ -9,6 +9,7 @@ A define-by-run autograd tensor with PyTorch's API, on NumPy (CPU) or CuPy (GPU)
 tensor([2., 4.])
 """
 from . import autograd, cuda, nn, optim
+from .arrays import get_default_device, set_default_device
 from .autograd.grad_mode import enable_grad, inference_mode, is_grad_enabled, no_grad, set_grad_enabled
 from .backend import device
 from .creation import (
@@ -19,7 +20,6 @@ from .creation import (
     from_numpy,
     full,
     full_like,
-    get_default_device,
     linspace,
     manual_seed,
     ones,
@@ -29,7 +29,6 @@ from .creation import (
     randint,
     randn,
     randn_like,
-    set_default_device,
     tensor,
     zeros,
     zeros_like,

@@ -15,6 +15,7 @@ from .widgets.cell_contents import NoGraph
 from .widgets.contract import check_option
 from .widgets.graph_widget import GraphWidget
 from .widgets.notebook_engine import notebook_engine
+from .widgets.page import check_target
 from .widgets.show import show
 
 HTML_HELP = ("also write the graph as one self-contained HTML page at PATH: it steps with no kernel "
@@ -25,8 +26,6 @@ def _page_path(path):
     """The ``--html`` path, checked before anything runs (a bad one is a UsageError naming it)."""
     if path is None:
         return None
-    from .widgets.page import check_target
-
     try:
         return check_target(path)
     except (OSError, ValueError) as error:

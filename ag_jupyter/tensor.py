@@ -4,9 +4,13 @@ from __future__ import annotations
 import numpy
 
 from . import backend, dtypes
-from .autograd import state, versions, views
+from .arrays import legacy_array
+from .autograd import hooks, state, versions, views
 from .autograd.engine import run_backward  # at the top: an import per backward() cost ~0.6 us
 from .core import TENSOR_TYPES, _wrap, register_tensor
+from .ops.dims import normalize_dim
+from .ops.transfer import ToDevice, ToDtype
+from .printing import tensor_repr
 from .tensor_compare import TensorCompare
 from .tensor_inplace import TensorInPlace
 from .tensor_math import TensorMath
@@ -28,8 +32,6 @@ class Tensor(TensorMath, TensorInPlace, TensorCompare):
     __hash__ = object.__hash__
 
     def __init__(self, *args):
-        from .creation import legacy_array
-
         self._data = legacy_array(args)
         self._requires_grad = False
         self._grad = None
@@ -47,8 +49,6 @@ class Tensor(TensorMath, TensorInPlace, TensorCompare):
     def size(self, dim: int | None = None):
         if dim is None:
             return Size(self._data.shape)
-        from .ops.dims import normalize_dim
-
         return self._data.shape[normalize_dim(dim, self._data.ndim)]
 
     @property
@@ -173,8 +173,6 @@ class Tensor(TensorMath, TensorInPlace, TensorCompare):
         return self
 
     def retain_grad(self) -> None:
-        from .autograd import hooks
-
         if self.grad_fn is None:
             if not self._requires_grad:
                 raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
@@ -183,15 +181,11 @@ class Tensor(TensorMath, TensorInPlace, TensorCompare):
 
     @property
     def retains_grad(self) -> bool:
-        from .autograd import hooks
-
         return hooks.retains(self)
 
     def register_hook(self, hook):
         """Call ``hook(grad)`` when this tensor's gradient is computed; a returned tensor
         replaces the gradient. Returns a handle whose ``remove()`` unregisters it."""
-        from .autograd import hooks
-
         if not self._requires_grad:
             raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
         return hooks.register(self, hook)
@@ -229,8 +223,6 @@ class Tensor(TensorMath, TensorInPlace, TensorCompare):
 
     def to(self, *args, **kwargs) -> "Tensor":
         """``to(device)``, ``to(dtype)``, ``to(device, dtype)`` or ``to(other_tensor)``."""
-        from .ops.transfer import ToDevice, ToDtype
-
         target_device, target_dtype = None, kwargs.get("dtype")
         if "device" in kwargs:
             target_device = backend.as_device(kwargs["device"])
@@ -320,8 +312,6 @@ class Tensor(TensorMath, TensorInPlace, TensorCompare):
         return int(self.item())
 
     def __repr__(self) -> str:
-        from .printing import tensor_repr
-
         return tensor_repr(self)
 
     def __reduce__(self):

@@ -1,7 +1,7 @@
 """Differentiable primitives (``Op``) and the user's custom ``Function``.
 
 An ``Op`` subclass is one primitive: ``forward`` computes arrays, ``backward`` is
-written once against an algebra ``F`` (see ``ops/algebra.py``) so the same
+written once against an algebra ``F`` (see ``autograd/algebra.py``) so the same
 formula runs on raw arrays in a plain backward and on tensors, recording a graph,
 under ``create_graph=True``. ``apply`` is the per-op hot path: it runs forward,
 and records a node only when grad mode is on and an input requires grad.
@@ -13,8 +13,8 @@ import inspect
 from .. import backend
 from ..core import TENSOR_TYPES, _wrap
 from ..dtypes import from_numpy
-from ..ops.algebra import sum_to
 from . import devices, state, versions
+from .algebra import sum_to
 from .node import Node, next_sequence_number
 
 _new = object.__new__

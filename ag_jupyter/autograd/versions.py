@@ -16,6 +16,9 @@ from __future__ import annotations
 
 import weakref
 
+from ..core import TENSOR_TYPES
+from ..dtypes import from_numpy
+
 # id(owning array) -> [changes forgotten, clock value of each remembered change...]
 _history: dict[int, list[int]] = {}
 _KEEP = 16  # remembered changes per array, after pruning
@@ -72,3 +75,24 @@ def version_at(array, moment: int) -> int:
     if changes is None:
         return 0
     return changes[0] + sum(1 for when in changes[1:] if when <= moment)
+
+
+def check(node) -> None:
+    """Refuse a backward whose saved values were modified in place since ``node`` saved them."""
+    saved = [t._data for t in node.saved if t.__class__ in TENSOR_TYPES]
+    owners = [(t.grad_fn.name() if t.grad_fn is not None else None) for t in node.saved
+              if t.__class__ in TENSOR_TYPES]
+    if node.saves_output and node.out is not None:
+        saved.append(node.out)
+        owners.append(node.name())
+    for array, owner in zip(saved, owners):
+        now, then = version(array), version_at(array, node._versions)
+        if now != then:
+            described = f"[ag.{from_numpy(array.dtype).tensor_type} {list(array.shape)}]"
+            made_by = f", which is output 0 of {owner}," if owner else ""
+            raise RuntimeError(
+                f"one of the variables needed for gradient computation has been modified by an "
+                f"inplace operation: {described}{made_by} is at version {now}; expected version "
+                f"{then} instead. Hint: the backward of {node.name()} needs the value it saved; "
+                f"modify a clone() instead, or do the in-place change after backward."
+            )

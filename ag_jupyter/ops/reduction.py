@@ -6,12 +6,13 @@ from collections import namedtuple
 
 import numpy
 
+from ..autograd.algebra import ARRAYS
 from ..autograd.function import Op
 from ..backend import array_module
 from ..core import TENSOR_TYPES, _wrap
 from ..promotion import refuse_bool, require_floating
-from .algebra import ARRAYS
 from .dims import kept_shape, normalize_dim, normalize_dims, reduced_count
+from .elementwise import maximum, minimum
 
 _SUMMED_AS_IS = {numpy.dtype(numpy.float32), numpy.dtype(numpy.float64)}  # NumPy sums float16 in float32
 
@@ -269,8 +270,6 @@ def norm(input, p=2, dim=None, keepdim=False):
 
 def _extreme(kind, whole, along, input, dim, keepdim):
     if dim.__class__ in TENSOR_TYPES:  # ag.max(a, b) is the elementwise maximum, as in PyTorch
-        from .elementwise import maximum, minimum
-
         return (maximum if kind == "max" else minimum)(input, dim)
     if dim is None:
         return whole.apply(input)

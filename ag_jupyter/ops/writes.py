@@ -2,10 +2,10 @@
 PyTorch draws it (``CopySlices`` and views are in ``autograd/views.py``)."""
 from __future__ import annotations
 
+from ..autograd.algebra import sum_to
 from ..autograd.function import Op
 from ..backend import array_module, device_of, move
 from ..core import TENSOR_TYPES
-from .algebra import sum_to
 from .indexing import array_key, check_gpu_bounds, without_empty_ellipsis
 
 

@@ -3,8 +3,8 @@
 // to each input). Errors show in .ag-error. KaTeX runs with trust: false and
 // throwOnError: false, and names reach it escaped (latex.js).
 import katex from "katex";
-import { caption } from "./format.js";
-import { stepLatex } from "./latex.js";
+import { caption } from "../model/caption.js";
+import { stepLatex } from "../model/latex.js";
 
 const DEFER_MS = 120;
 

@@ -238,3 +238,17 @@ export function tickDelay(speed) {
 export function clamp(v, lo, hi) {
   return Math.min(hi, Math.max(lo, Number.isFinite(v) ? v : lo));
 }
+
+/** The source line the code strip shows for ``state``: the error's, else the current
+ *  node's; once a pass's backward is done no node is current, and the strip keeps the line
+ *  that made the pass's root (the loss) rather than going blank. */
+export function stripLine(index, state) {
+  const current = index.nodes.get(state.current);
+  const line = (state.error && state.error.line) || (current && current.line);
+  if (line || state.phase !== "done") return line || null;
+  for (const id of index.roots) {
+    const node = index.nodes.get(id);
+    if (node && node.line && (index.nodePass.get(id) || 0) === state.pass) return node.line;
+  }
+  return null;
+}

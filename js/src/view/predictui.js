@@ -1,7 +1,7 @@
 // The predict prompt under the graph: "what will a.grad be?", a box to type a
 // number, the verdicts so far and, once right (or shown), the chain-rule lines
 // that make the gradient. Everything goes in as text.
-import { questionAt, attemptsOf, parseAnswer, isRight, record, verdict, explanation } from "./predict.js";
+import { questionAt, attemptsOf, parseAnswer, isRight, record, verdict, explanation } from "../model/predict.js";
 
 export function createPredictPanel(parent, { getPredictions, setPredictions, step }) {
   const box = document.createElement("div");

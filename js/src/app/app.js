@@ -1,25 +1,26 @@
-// One view of a GraphWidget: builds the DOM from the small view modules and keeps
-// it in step with the model. Recomputes the layout only when the graph's shape
-// changes (trace, collapse, constants, pass, max_nodes, direction); a step only
-// recomputes the timeline state and flips classes.
-import { stateAt, phaseSegments, passRange } from "./timeline.js";
-import { displayGraph, displayState, prefixes, SCOPE_PREFIX } from "./collapse.js";
-import { layoutGraph } from "./layout.js";
-import { findOutlines } from "./outlines.js";
-import { comparePasses, passOptions } from "./passes.js";
-import { createGraphView, READABLE_SCALE } from "./render.js";
-import { createControls } from "./controls.js";
-import { createInspector } from "./inspector.js";
-import { createCodeStrip } from "./codestrip.js";
-import { createStepPanel } from "./steppanel.js";
-import { exportSVG, exportPNG } from "./export.js";
+// One view of a GraphWidget, wiring only: builds the DOM from the view modules, feeds
+// them what the model modules compute, and turns actions into model changes. Lays the
+// graph out again only when a trait marked redraws: "layout" in contract.json changes
+// (trace, collapse, constants, pass, max_nodes, direction); a step only recomputes the
+// timeline state and flips classes.
+import { stateAt, phaseSegments, passRange, stripLine } from "../model/timeline.js";
+import { displayGraph, displayState } from "../model/collapse.js";
+import { layoutGraph } from "../model/layout.js";
+import { findOutlines } from "../model/outlines.js";
+import { comparePasses, passOptions } from "../model/passes.js";
+import { createGraphView } from "../view/render.js";
+import { createCamera } from "../view/camera.js";
+import { createControls } from "../view/controls.js";
+import { createInspector } from "../view/inspector.js";
+import { createCodeStrip } from "../view/codestrip.js";
+import { createStepPanel } from "../view/steppanel.js";
+import { exportSVG, exportPNG } from "../view/export.js";
 import { trait } from "./host.js";
-import { documentProblem } from "./contract.js";
-import { createLegend } from "./legend.js";
-import { createPredictPanel } from "./predictui.js";
-
-const LAYOUT_TRAITS = ["trace", "collapsed", "hide_constants", "pass_index", "max_nodes", "direction"];
-const VIEW_TRAITS = ["step", "selected", "playing", "speed", "source", "animate", "live", "predict", "predictions"];
+import { documentProblem, LAYOUT_TRAITS, VIEW_TRAITS } from "../model/contract.js";
+import { keyAction } from "../model/keymap.js";
+import { selectedScope, toggleScope as scopeToggle } from "../model/scopes.js";
+import { createLegend } from "../view/legend.js";
+import { createPredictPanel } from "../view/predictui.js";
 
 export function mountWidget(model, el, host) {
   const get = (name) => trait(model, name);
@@ -30,7 +31,6 @@ export function mountWidget(model, el, host) {
   el.appendChild(root);
   const expanded = new Set(); // scopes the learner opened that max_nodes had closed
   let display = null, layout = null, layoutKey = "", passMarks = null, index = null, segments = [], passes = [];
-  let shownStep = -1;
 
   const controls = createControls(root, { onAction: act });
   const strip = createCodeStrip(root);
@@ -42,6 +42,7 @@ export function mountWidget(model, el, host) {
   main.appendChild(canvas);
   const graph = createGraphView(canvas, { onSelect: (id) => set({ selected: id }), onOpen: toggleScope,
     onCollapse: (scope) => set({ collapsed: [...get("collapsed").filter((s) => s !== scope), scope], selected: "" }) });
+  const camera = createCamera(graph, canvas, () => display && display.groupOf.get(stateAt(index, get("step")).current));
   const inspector = createInspector(main, { onOpen: toggleScope });
   const legend = createLegend(root);
   const predict = createPredictPanel(root, { getPredictions: () => get("predictions"),
@@ -76,17 +77,9 @@ export function mountWidget(model, el, host) {
     segments = phaseSegments(index);
     passes = passOptions(index);
     refresh();
-    autoFit();
+    camera.autoFit();
   }
 
-  // The automatic view keeps labels readable (as stepping does); "fit" and f show everything.
-  function autoFit() {
-    if (!display) return;
-    const current = stateAt(index, get("step")).current;
-    graph.fit({ minScale: READABLE_SCALE, focus: display && display.groupOf.get(current) });
-  }
-
-  let shownSelected = "";
   function refresh() {
     if (host.getIndex() !== index) { relayout(); return; }
     if (!problem.hidden) return;
@@ -98,57 +91,29 @@ export function mountWidget(model, el, host) {
     graph.update(ds, { selected, added: passMarks && passMarks.added,
       unused: passMarks && new Set(passMarks.unused.map((id) => display.groupOf.get(id))),
       errorType: state.error ? state.error.type : "" });
-    // Follow the step: whenever the step changes (played, stepped by key, button,
-    // scrubber or from Python), the current node glides into view at a readable zoom;
-    // never when the learner only pans or selects.
-    if (ds.current && state.step !== shownStep) graph.reveal(ds.current, { jump: shownStep < 0 });
-    shownStep = state.step;
+    camera.followStep(state.step, ds.current);
     root.classList.toggle("ag-animate", !!get("animate"));
     root.dataset.phase = state.phase;
     const { min, max } = passRange(index, get("pass_index"));
-    const sel = selectedScope(selected);
+    const sel = selectedScope(selected, index, display);
     controls.update({ step: state.step, total: state.total, min, max, playing: !!get("playing"),
       speed: get("speed"), direction: get("direction"), hideConstants: !!get("hide_constants"), predict: !!get("predict"),
       segments, passOptions: passes, passIndex: get("pass_index"),
       collapseText: sel && sel.open ? "expand" : "collapse", canCollapse: !!sel });
-    const currentNode = index.nodes.get(state.current);
-    strip.show((state.error && state.error.line) || (currentNode && currentNode.line) || rootLine(index, state),
-      get("source"));
+    strip.show(stripLine(index, state), get("source"));
     panel.show(index, state, { defer: !!get("playing") });
-    // The inspector folds away while nothing is selected, so opening or closing it
-    // changes the canvas's width: a graph seen whole stays whole; else the current node
-    // and then the node just clicked stay in view (the clicked one wins if both can't).
-    const resized = !selected !== !shownSelected;
-    const whole = resized && graph.wholeInView();
-    inspector.show(selected, index, state, display);
-    if (whole) autoFit();
-    else if (resized && ds.current) graph.reveal(ds.current, { zoom: false });
-    if (selected && !shownSelected) graph.reveal(selected, { zoom: false });
-    shownSelected = selected;
+    camera.aroundInspector(selected, ds.current, () => inspector.show(selected, index, state, display));
     root.title = passMarks ? passMarks.text : "";
   }
 
-  // The scope a collapse/expand button acts on: a selected box (to open), or the
-  // innermost module of a selected node (to close).
-  function selectedScope(id) {
-    if (!id || !display) return null;
-    if (id.startsWith(SCOPE_PREFIX)) return { scope: id.slice(SCOPE_PREFIX.length), open: true };
-    const node = index.nodes.get(id);
-    const scopes = node ? prefixes(node.scope) : [];
-    return scopes.length ? { scope: scopes[scopes.length - 1], open: false } : null;
-  }
-
   function toggleScope(id) {
-    const sel = selectedScope(id);
+    const sel = selectedScope(id, index, display);
     if (!sel) return;
-    const collapsed = get("collapsed");
-    if (sel.open) {
-      if (collapsed.includes(sel.scope)) set({ collapsed: collapsed.filter((s) => s !== sel.scope), selected: "" });
-      else { expanded.add(sel.scope); set({ selected: "" }); relayout(); }
-    } else {
-      expanded.delete(sel.scope);
-      set({ collapsed: [...collapsed.filter((s) => !s.startsWith(`${sel.scope}.`)), sel.scope], selected: SCOPE_PREFIX + sel.scope });
-    }
+    const change = scopeToggle(sel, get("collapsed"));
+    if (change.expand) expanded.add(change.expand);
+    if (change.close) expanded.delete(change.close);
+    set(change.set);
+    if (change.expand) relayout();
   }
 
   function act(action, value) {
@@ -174,11 +139,8 @@ export function mountWidget(model, el, host) {
   }
 
   function onKey(ev) {
-    const tag = ev.target && ev.target.tagName;
-    if (tag === "INPUT" || tag === "SELECT" || tag === "TEXTAREA" || ev.altKey || ev.ctrlKey || ev.metaKey) return;
-    const map = { ArrowLeft: "back", ArrowRight: "step", " ": "play", Home: "first", End: "last", f: "fit" };
-    const action = map[ev.key];
-    if (!action || (ev.key === " " && tag === "BUTTON")) return; // a focused button handles space itself
+    const action = keyAction(ev, ev.target && ev.target.tagName);
+    if (!action) return;
     ev.preventDefault();
     ev.stopPropagation(); // keep JupyterLab's own shortcuts out of it
     act(action);
@@ -190,35 +152,13 @@ export function mountWidget(model, el, host) {
   for (const name of VIEW_TRAITS) handlers.push([`change:${name}`, refresh]);
   for (const [name, fn] of handlers) model.on(name, fn);
   relayout();
-  // The first fit happens before the element has a size when the output area is
-  // still hidden; fit again once it is laid out.
-  const raf = requestAnimationFrame(autoFit);
-  // Fit again the first time the canvas gets a size (an output area shown late).
-  let sized = false;
-  const resize = typeof ResizeObserver === "function" ? new ResizeObserver((entries) => {
-    const box = entries[entries.length - 1].contentRect;
-    if (!sized && box.width > 0 && box.height > 0) { sized = true; autoFit(); }
-  }) : null;
-  if (resize) resize.observe(canvas);
 
   return () => {
-    cancelAnimationFrame(raf);
-    if (resize) resize.disconnect();
+    camera.destroy();
     for (const [name, fn] of handlers) model.off(name, fn);
     root.removeEventListener("keydown", onKey);
     graph.destroy();
     panel.destroy();
     root.remove();
   };
-}
-
-// Once a pass's backward is done no node is current: the strip keeps the line that made
-// the pass's root (the loss), rather than going blank.
-function rootLine(index, state) {
-  if (state.phase !== "done") return null;
-  for (const id of index.roots) {
-    const node = index.nodes.get(id);
-    if (node && node.line && (index.nodePass.get(id) || 0) === state.pass) return node.line;
-  }
-  return null;
 }

@@ -1,7 +1,7 @@
 // A one-line key under the graph (never over it, so it hides no node): what the box
 // colours mean, always; what the gradient marks mean, once a backward pass is on
 // screen (until then those items keep their place, so the step panel does not jump).
-import { backwardArrow } from "./edgelabels.js";
+import { backwardArrow } from "../model/edgelabels.js";
 
 const COLOURS = [
   ["leaf", "leaf (requires grad)"],

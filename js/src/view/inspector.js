@@ -1,9 +1,9 @@
 // The inspector: what the selected node holds. Numbers for small tensors, a
 // heatmap (canvas) for matrices, grad at the step on screen, shape, dtype, device,
 // grad_fn, saved tensors, source line. All text via textContent.
-import { summaryText, shapeText, heatGrid, heatColor, nodeName, num } from "./format.js";
-import { tensorRole } from "./timeline.js";
-import { SCOPE_PREFIX } from "./collapse.js";
+import { summaryText, shapeText, heatGrid, heatColor, nodeName, num } from "../model/format.js";
+import { tensorRole } from "../model/timeline.js";
+import { SCOPE_PREFIX } from "../model/collapse.js";
 
 function el(tag, cls, text) {
   const node = document.createElement(tag);

@@ -6,11 +6,11 @@
 import { select } from "d3-selection";
 import { zoom, zoomIdentity } from "d3-zoom";
 import { createMinimap } from "./minimap.js";
-import { edgePath } from "./layout.js";
-import { edgeGradText } from "./format.js";
+import { edgePath } from "../model/layout.js";
+import { edgeGradText } from "../model/format.js";
 import { drawTensor, updateGrad } from "./nodedraw.js";
-import { gradState } from "./nodecontent.js";
-import { backwardArrow, placeEdgeLabel } from "./edgelabels.js";
+import { gradState } from "../model/nodecontent.js";
+import { backwardArrow, placeEdgeLabel } from "../model/edgelabels.js";
 import { drawOutlines, showOutlines } from "./outlinedraw.js";
 
 const SVG = "http://www.w3.org/2000/svg";

@@ -1,8 +1,8 @@
 // A tensor box's insides, drawn from nodecontent.js's tensorContent(): its title
 // (`a = 2` for a scalar), the value grid or thumbnail with min/max, and the line
 // where its gradient appears. Everything goes in as text (textContent).
-import { CHAR, LINE, COL_GAP, THUMB_PX, colWidths } from "./nodecontent.js";
-import { badgeText, heatColor, nested, num } from "./format.js";
+import { CHAR, LINE, COL_GAP, THUMB_PX, colWidths } from "../model/nodecontent.js";
+import { badgeText, heatColor, nested, num } from "../model/format.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 

@@ -2,14 +2,14 @@
 // Created in anywidget's initialize(), so a widget shown twice ticks once, not
 // twice. Views send player actions here; the timeline.js reducer decides, the host
 // writes `step` / `playing` back to the model (and so to Python).
-import { indexTrace, passRange, player, tickDelay, canAdvance } from "./timeline.js";
-import { nextQuestion } from "./predict.js";
-import { TRAIT_DEFAULTS } from "./contract.js";
+import { indexTrace, passRange, player, tickDelay, canAdvance } from "../model/timeline.js";
+import { nextQuestion } from "../model/predict.js";
+import { TRAIT_DEFAULTS } from "../model/contract.js";
 
 /** Read a trait, with the contract's default where the model lacks it (an older
  * Python side, a page written before the trait existed). */
 /**
- * @param {import("./document.js").WidgetModel} model
+ * @param {import("../model/document.js").WidgetModel} model
  * @param {string} name
  */
 export function trait(model, name) {
@@ -17,7 +17,7 @@ export function trait(model, name) {
   return v === undefined || v === null ? TRAIT_DEFAULTS[name] : v;
 }
 
-/** @param {import("./document.js").WidgetModel} model */
+/** @param {import("../model/document.js").WidgetModel} model */
 export function createHost(model) {
   let traceRef, index = indexTrace(null), timer = null, pending = false;
   const handlers = [];

@@ -11,6 +11,11 @@ and tensors share, plus the few named functions below, reached through ``F``.
 
 NumPy ufuncs (``numpy.exp`` and friends) dispatch to CuPy for CuPy arrays through
 ``__array_ufunc__``; anything else asks ``backend`` for the array module.
+
+The algebra sits in the autograd layer, below the ops. ``TENSORS`` needs two ops of its
+own (``where``, and ``IndexAdd`` for an index's gradient), which the modules that
+define them hand over when they load (``provide``), as ``tensor.py`` hands ``core`` its
+class: the layer below never imports the layer above.
 """
 from __future__ import annotations
 
@@ -21,7 +26,7 @@ import numpy
 from ..backend import array_module, scatter_add
 from ..core import TENSOR_TYPES, _wrap
 from ..dtypes import from_numpy
-from .operands import operand
+from ..operands import operand
 
 # vdot, not dot: the same BLAS call, without NumPy's overflow warning for huge entries
 _vdot = numpy.vdot
@@ -51,6 +56,13 @@ def _sum_leading(x, count: int, keepdim: bool):
     return summed if summed.shape == kept else summed.reshape(kept)
 
 
+def stable_sigmoid(x):
+    """``1 / (1 + e^-x)`` with ``exp`` of a non-positive number only, so no ``x`` overflows."""
+    xp = array_module(x)
+    e = xp.exp(-xp.abs(x))
+    return xp.where(x >= 0, 1 / (1 + e), e / (1 + e)).astype(x.dtype, copy=False)
+
+
 def sum_to(F, x, shape: tuple):
     """Undo broadcasting: sum ``x`` down to ``shape``. The one place this happens."""
     if x.shape == shape:
@@ -71,6 +83,7 @@ class _Arrays:
     records = False
     exp, log, sqrt = numpy.exp, numpy.log, numpy.sqrt
     sin, cos, tanh = numpy.sin, numpy.cos, numpy.tanh
+    sigmoid = staticmethod(stable_sigmoid)
 
     @staticmethod
     def sign(x):
@@ -197,6 +210,7 @@ class _Tensors:
     sin = staticmethod(lambda x: x.sin())
     cos = staticmethod(lambda x: x.cos())
     tanh = staticmethod(lambda x: x.tanh())
+    sigmoid = staticmethod(lambda x: x.sigmoid())
 
     @staticmethod
     def sign(x):
@@ -206,11 +220,7 @@ class _Tensors:
     def zeros_like(x):
         return _wrap(array_module(x._data).zeros_like(x._data), False, None)
 
-    @staticmethod
-    def where(condition, a, b):
-        from .elementwise import where
-
-        return where(condition, a, b)
+    where = None  # ops/elementwise.py's where, given by provide()
 
     @staticmethod
     def masked(grad, mask):
@@ -244,11 +254,7 @@ class _Tensors:
     def cast(x, numpy_dtype):
         return x.to(from_numpy(numpy_dtype))
 
-    @staticmethod
-    def index_add(grad, key, shape):
-        from .indexing import IndexAdd
-
-        return IndexAdd.apply(grad, key, shape)
+    index_add = None  # ops/indexing.py's IndexAdd.apply(grad, key, shape), given by provide()
 
     @staticmethod
     def as_tensor(x):
@@ -257,6 +263,11 @@ class _Tensors:
     @staticmethod
     def from_tensor(t):
         return t
+
+
+def provide(name: str, function) -> None:
+    """An op module gives the tensor algebra the op ``name`` runs as (see the module's doc)."""
+    setattr(_Tensors, name, staticmethod(function))
 
 
 ARRAYS = _Arrays()

@@ -3,7 +3,7 @@
 // Pure: no DOM, tested in Node. Change events fire synchronously on set, as
 // Backbone's do in a notebook; a listener added during an event waits for the next.
 
-import { PAGE_TRAITS, TRAIT_DEFAULTS } from "./contract.js";
+import { PAGE_TRAITS, TRAIT_DEFAULTS } from "../model/contract.js";
 
 /**
  * @param {object} initial  trait values (the trace document and the view state)
