@@ -59,6 +59,9 @@ def test_a_pytorch_cell_is_drawn_with_its_names_scopes_and_pytorchs_gradients(ip
     held = sorted(ip.user_ns[m].fc1.weight.grad.flatten().tolist() for m in ("model", "other"))
     numpy.testing.assert_allclose(drawn, held, rtol=1e-6)
     assert named["loss"]["line"]["code"] == "loss = (out ** 2).mean()"
+    # parameters sit in the module that uses them, as the engine draws them
+    assert sorted(n["scope"] for n in widget.trace["nodes"] if n.get("label") == "fc1.weight") == \
+        ["model.fc1", "other.fc1"]
     steps = [e for e in widget.trace["events"] if e["type"] == "backward_step"]
     assert steps and widget.trace["events"][-1]["type"] == "backward_end"
     assert_torch_left_alone()
