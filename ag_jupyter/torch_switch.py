@@ -58,6 +58,9 @@ class EngineModule(types.ModuleType):
         self.__dict__["__path__"] = []  # a package, so ``import torch.nn`` asks the finder for the rest
 
     def __getattr__(self, name: str):
+        if name == "__all__":  # ``from torch import *``: the engine's public names
+            target = self._engine_module
+            return getattr(target, "__all__", None) or [n for n in dir(target) if not n.startswith("_")]
         if name.startswith("__"):  # the import machinery's questions (__path__, __spec__ ...)
             raise AttributeError(name)
         found = lookup(self, name)

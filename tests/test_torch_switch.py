@@ -139,6 +139,9 @@ def test_as_torch_context_gives_the_engine_and_puts_pytorch_back():
         assert isinstance(x, ag.Tensor) and x.grad is not None and optim.SGD is ag.optim.SGD
         assert engine.float32 is ag.float32 and engine.no_grad is ag.no_grad and engine.Tensor is ag.Tensor
         assert not hasattr(engine, "fft")
+        star: dict = {}
+        exec("from torch import *", star)  # noqa: S102 - the statement under test
+        assert star["tensor"] is ag.tensor and star["no_grad"] is ag.no_grad
         with pytest.raises(ModuleNotFoundError, match=r"^torch\.fft is not in ag_jupyter's engine"):
             importlib.import_module("torch.fft")
     assert torch_modules() == before and sys.modules["torch"] is torch
