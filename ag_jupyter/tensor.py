@@ -141,7 +141,10 @@ class Tensor(TensorMath, TensorInPlace, TensorCompare):
     def data(self) -> "Tensor":
         """The same storage, detached and untracked by autograd (PyTorch's ``.data``); unlike
         ``detach()`` its in-place changes are not counted as this tensor's (as in PyTorch)."""
-        return _wrap(versions.own_counter(self._data.view()), False, None)
+        data = self._data
+        if isinstance(data, numpy.generic):  # a NumPy scalar is immutable: nothing to count
+            return _wrap(data, False, None)
+        return _wrap(versions.own_counter(data.view()), False, None)
 
     @data.setter
     def data(self, other: "Tensor") -> None:

@@ -8,6 +8,7 @@ import numpy
 import pytest
 
 import ag_jupyter as ag
+from ag_jupyter.core import _wrap
 
 torch = pytest.importorskip("torch")
 
@@ -175,3 +176,8 @@ def test_float16_norm_is_summed_in_float32_as_pytorch_does(values, dim):
         assert str(n.dtype).split(".")[-1] == "float16"
         return n, h.grad
     same_as_torch(program)
+
+
+def test_data_of_a_tensor_over_a_numpy_scalar():
+    scalar = _wrap(numpy.float32(2.0), False, None)  # what some reductions leave in _data
+    assert scalar.data.item() == 2.0
