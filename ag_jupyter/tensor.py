@@ -144,14 +144,13 @@ class Tensor(TensorMath, TensorInPlace, TensorCompare):
         data = self._data
         if isinstance(data, numpy.generic):  # a NumPy scalar is immutable: nothing to count
             return _wrap(data, False, None)
-        return _wrap(versions.own_counter(data.view()), False, None)
+        return _wrap(versions.own_counter(data.view(), data), False, None)
 
     @data.setter
     def data(self, other: "Tensor") -> None:
         array = other._data if other.__class__ in TENSOR_TYPES else numpy.asarray(other)
-        if getattr(array, "base", None) is self._data and array.shape == self._data.shape \
-                and array.dtype == self._data.dtype:
-            return  # ``w.data -= v`` assigns back the view it wrote through: w keeps its counter
+        if versions.counts_for(array, self._data):
+            return  # ``w.data -= v`` assigns back the very view it wrote through: w keeps its counter
         self._data = array
 
     @property

@@ -34,10 +34,20 @@ clock = 0
 _own_counters: weakref.WeakValueDictionary = weakref.WeakValueDictionary()
 
 
-def own_counter(array):
-    """Give ``array`` (a fresh view) a version counter of its own; return it."""
-    _own_counters[id(array)] = array
-    return array
+_made_from: dict = {}  # id(array with its own counter) -> id(the array it was made to view)
+
+
+def own_counter(view, origin):
+    """Give ``view`` (a fresh view of all of ``origin``) a version counter of its own; return it."""
+    _own_counters[id(view)] = view
+    _made_from[id(view)] = id(origin)
+    weakref.finalize(view, _made_from.pop, id(view), None)
+    return view
+
+
+def counts_for(array, origin) -> bool:
+    """Whether ``array`` is a view ``own_counter`` made of all of ``origin`` (``w.data``)."""
+    return _own_counters.get(id(array)) is array and _made_from.get(id(array)) == id(origin)
 
 
 def _owner(array):
