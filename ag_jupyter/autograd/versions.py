@@ -34,20 +34,24 @@ clock = 0
 _own_counters: weakref.WeakValueDictionary = weakref.WeakValueDictionary()
 
 
-_made_from: dict = {}  # id(array with its own counter) -> id(the array it was made to view)
+_views_of: weakref.WeakValueDictionary = weakref.WeakValueDictionary()  # (id(view), id(origin)) -> view
 
 
 def own_counter(view, origin):
     """Give ``view`` (a fresh view of all of ``origin``) a version counter of its own; return it."""
     _own_counters[id(view)] = view
-    _made_from[id(view)] = id(origin)
-    weakref.finalize(view, _made_from.pop, id(view), None)
+    _views_of[id(view), id(origin)] = view
     return view
+
+
+def is_data_view(array) -> bool:
+    """Whether ``array`` is a view ``own_counter`` made (what ``.data`` hands out)."""
+    return _own_counters.get(id(array)) is array
 
 
 def counts_for(array, origin) -> bool:
     """Whether ``array`` is a view ``own_counter`` made of all of ``origin`` (``w.data``)."""
-    return _own_counters.get(id(array)) is array and _made_from.get(id(array)) == id(origin)
+    return _views_of.get((id(array), id(origin))) is array
 
 
 def _owner(array):
