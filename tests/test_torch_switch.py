@@ -181,3 +181,14 @@ def test_autograd_engine_runs_the_following_cells_on_the_engine_until_off(ip):
 def test_autograd_engine_takes_on_or_off(ip):
     result = run(ip, "%autograd_engine maybe", UsageError)
     assert "on or off" in str(result.error_in_exec)
+
+
+def test_a_tensor_method_the_engine_lacks_stops_the_cell_before_it_runs(ip):
+    name = next(n for n in ("geqrf", "ormqr", "igammac", "q_scale") if not hasattr(ag.Tensor, n))
+    cell = (f"import torch\nran_first = 1\nx = torch.ones(3)\ny = x.exp().{name}()\n"
+            "class Mine:\n    def mode(self):\n        return 1\nm = Mine().mode()\nk = [1].index(1)\n")
+    ip.user_ns.pop("ran_first", None)
+    result = run(ip, "%%autograd --engine\n" + cell, UsageError)
+    message = str(result.error_in_exec)
+    assert f"line 4: .{name} (torch.Tensor.{name}) is not in ag_jupyter's engine" in message
+    assert "mode" not in message and "index" not in message and "ran_first" not in ip.user_ns
