@@ -286,6 +286,9 @@ def _missing_methods(tree: ast.Module, namespace, roots: set) -> list:
     defined = {n.attr for n in ast.walk(tree) if isinstance(n, ast.Attribute) and not isinstance(n.ctx, ast.Load)}
     defined |= {n.name for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))}
     classes = [v for v in list(namespace.values()) if isinstance(v, type)] + list(_NOT_TENSORS)
+    modules = {name for name, value in list(namespace.items()) if isinstance(value, types.ModuleType)}
+    modules |= {alias.asname or alias.name.split(".")[0] for n in ast.walk(tree)  # np.log10 is NumPy's
+                if isinstance(n, (ast.Import, ast.ImportFrom)) for alias in n.names}
     found = []
     for node in ast.walk(tree):
         if not isinstance(node, ast.Attribute) or not isinstance(node.ctx, ast.Load):
@@ -293,7 +296,7 @@ def _missing_methods(tree: ast.Module, namespace, roots: set) -> list:
         name, inner = node.attr, node.value
         while isinstance(inner, ast.Attribute):
             inner = inner.value
-        if name.startswith("_") or name in defined or (isinstance(inner, ast.Name) and inner.id in roots):
+        if name.startswith("_") or name in defined or (isinstance(inner, ast.Name) and inner.id in roots | modules):
             continue
         if hasattr(torch.Tensor, name) and not hasattr(Tensor, name) and not any(hasattr(c, name) for c in classes):
             found.append((node.lineno, f".{name}", f"torch.Tensor.{name}"))
