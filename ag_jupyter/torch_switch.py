@@ -285,7 +285,9 @@ def _missing_methods(tree: ast.Module, namespace, roots: set) -> list:
         return []
     defined = {n.attr for n in ast.walk(tree) if isinstance(n, ast.Attribute) and not isinstance(n.ctx, ast.Load)}
     defined |= {n.name for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))}
-    classes = [v for v in list(namespace.values()) if isinstance(v, type)] + list(_NOT_TENSORS)
+    held = list(namespace.values())  # the notebook's classes, and the types of what it holds (a DataFrame)
+    classes = {v for v in held if isinstance(v, type)} | {type(v) for v in held} | set(_NOT_TENSORS)
+    classes = [c for c in classes if not _is_torch_name(getattr(c, "__module__", None) or "")]
     modules = {name for name, value in list(namespace.items()) if isinstance(value, types.ModuleType)}
     modules |= {alias.asname or alias.name.split(".")[0] for n in ast.walk(tree)  # np.log10 is NumPy's
                 if isinstance(n, (ast.Import, ast.ImportFrom)) for alias in n.names}
