@@ -8,10 +8,15 @@ A define-by-run autograd tensor with PyTorch's API, on NumPy (CPU) or CuPy (GPU)
 >>> x.grad
 tensor([2., 4.])
 """
-from . import autograd, cuda, nn, optim
+from . import autograd, backends, cuda, nn, optim, random, utils
 from .arrays import get_default_device, set_default_device
 from .autograd.grad_mode import enable_grad, inference_mode, is_grad_enabled, no_grad, set_grad_enabled
 from .backend import device
+from .backends import (
+    are_deterministic_algorithms_enabled,
+    is_deterministic_algorithms_warn_only_enabled,
+    use_deterministic_algorithms,
+)
 from .creation import (
     arange,
     as_tensor,
@@ -21,20 +26,27 @@ from .creation import (
     full,
     full_like,
     linspace,
-    manual_seed,
     ones,
     ones_like,
-    rand,
-    rand_like,
-    randint,
-    randn,
-    randn_like,
     tensor,
     zeros,
     zeros_like,
 )
 from .dtypes import bool_ as bool  # noqa: A001 - PyTorch's names
-from .dtypes import dtype, float16, float32, float64, get_default_dtype, int32, int64, set_default_dtype
+from .dtypes import (
+    dtype,
+    float16,
+    float32,
+    float64,
+    get_default_dtype,
+    int8,
+    int16,
+    int32,
+    int64,
+    set_default_dtype,
+    uint8,
+)
+from .generator import Generator, default_generator
 from .ops.activation import log_softmax, softmax
 from .ops.elementwise import (
     abs,
@@ -61,6 +73,23 @@ from .ops.indexing import index
 from .ops.linalg import matmul, mm
 from .ops.reduction import argmax, argmin, max, mean, min, norm, std, sum, var
 from .ops.shape import cat, flatten, permute, reshape, squeeze, stack, t, transpose, unsqueeze
+from .random import (
+    bernoulli,
+    get_rng_state,
+    initial_seed,
+    manual_seed,
+    multinomial,
+    normal,
+    rand,
+    rand_like,
+    randint,
+    randint_like,
+    randn,
+    randn_like,
+    randperm,
+    seed,
+    set_rng_state,
+)
 from .tensor import Size, Tensor  # first: the engine and ops import names from it
 from .tensor_compare import all, any, isfinite, isinf, isnan  # noqa: A004 - PyTorch's names
 
@@ -72,6 +101,7 @@ from .torch_switch import as_torch
 from .tracing import from_torch, trace, trace_torch
 
 half, float, double, long, int = float16, float32, float64, int64, int32  # noqa: A001
+short = int16
 
 __version__ = "0.1.0"
 

@@ -5,23 +5,13 @@ from typing import TYPE_CHECKING
 
 import numpy
 
-from . import backend, dtypes
+from . import dtypes
 from .arrays import _check_fits, _check_int64_range, as_array
 from .autograd.leaves import leaf as _finish  # a factory's last step: the leaf, on its device
 from .core import TENSOR_TYPES, _wrap
 
-if TYPE_CHECKING:  # annotations only: tensor.py imports this module (uniform_, normal_)
+if TYPE_CHECKING:  # annotations only: tensor.py imports this module
     from .tensor import Tensor
-
-_rng = numpy.random.default_rng()
-
-
-def manual_seed(seed: int):
-    """Seed the generator behind rand, randn, randint, dropout and init (CPU and GPU alike:
-    numbers are drawn on the CPU and moved, so a seed gives the same numbers on both)."""
-    global _rng
-    _rng = numpy.random.default_rng(seed)
-    return _rng
 
 
 def tensor(data, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
@@ -136,41 +126,3 @@ def arange(start, end=None, step=1, dtype=None, device=None, requires_grad=False
 def linspace(start, end, steps: int, dtype=None, device=None, requires_grad=False) -> Tensor:
     _require("iuf", dtype, "linspace")
     return _finish(numpy.linspace(start, end, steps, dtype=_float_or(dtype)), device, requires_grad)
-
-
-def random_array(kind: str, shape, numpy_dtype, device, a=0.0, b=1.0):
-    """Numbers from the seeded generator, on ``device``."""
-    if kind == "uniform":
-        values = _rng.uniform(a, b, size=tuple(shape))
-    elif kind == "normal":
-        values = _rng.normal(a, b, size=tuple(shape))
-    else:
-        values = _rng.integers(a, b, size=tuple(shape))
-    return backend.move(numpy.asarray(values).astype(numpy_dtype), backend.as_device(device))
-
-
-def rand(*size, dtype=None, device=None, requires_grad=False) -> Tensor:
-    _require("f", dtype, "rand")
-    return _finish(random_array("uniform", _sizes(size), _float_or(dtype), backend.CPU), device, requires_grad)
-
-
-def randn(*size, dtype=None, device=None, requires_grad=False) -> Tensor:
-    _require("f", dtype, "randn")
-    return _finish(random_array("normal", _sizes(size), _float_or(dtype), backend.CPU), device, requires_grad)
-
-
-def randint(low, high=None, size=(), dtype=None, device=None) -> Tensor:
-    if high is None:
-        low, high = 0, low
-    numpy_dtype = dtypes.to_numpy(dtype) if dtype is not None else dtypes.int64.numpy
-    return _finish(random_array("integers", tuple(size), numpy_dtype, backend.CPU, low, high), device, False)
-
-
-def randn_like(input: Tensor, dtype=None, device=None, requires_grad=False) -> Tensor:
-    dtype, device = _like(input, dtype, device)
-    return randn(input.shape, dtype=dtype, device=device, requires_grad=requires_grad)
-
-
-def rand_like(input: Tensor, dtype=None, device=None, requires_grad=False) -> Tensor:
-    dtype, device = _like(input, dtype, device)
-    return rand(input.shape, dtype=dtype, device=device, requires_grad=requires_grad)

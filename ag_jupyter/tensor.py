@@ -14,9 +14,10 @@ from .printing import tensor_repr
 from .tensor_compare import TensorCompare
 from .tensor_inplace import TensorInPlace
 from .tensor_math import TensorMath
+from .tensor_random import TensorRandom
 
 
-class Tensor(TensorMath, TensorInPlace, TensorCompare):
+class Tensor(TensorMath, TensorInPlace, TensorCompare, TensorRandom):
     """A multi-dimensional array that can record how it was computed.
 
     Make one with ``ag.tensor(...)`` or a creation function. The legacy constructor
@@ -269,6 +270,15 @@ class Tensor(TensorMath, TensorInPlace, TensorCompare):
 
     def bool(self) -> "Tensor":
         return self.to(dtypes.bool_)
+
+    def byte(self) -> "Tensor":
+        return self.to(dtypes.uint8)
+
+    def char(self) -> "Tensor":
+        return self.to(dtypes.int8)
+
+    def short(self) -> "Tensor":
+        return self.to(dtypes.int16)
 
     def type(self, dtype=None):
         if dtype is None:

@@ -8,7 +8,6 @@ import numpy
 from . import backend, dtypes
 from .autograd import state, versions, views
 from .core import TENSOR_TYPES, _wrap
-from .creation import random_array
 from .operands import INT_OR_FLOAT
 from .ops.elementwise import Add, Clamp, Div, Mul, Sub
 from .ops.indexing import Index, _is_basic, array_key, ints_first
@@ -74,12 +73,6 @@ class TensorInPlace:
 
     def zero_(self):
         return self.fill_(0)
-
-    def uniform_(self, a: float = 0.0, b: float = 1.0):
-        return self.copy_(random_array("uniform", self.shape, self._data.dtype, self.device, a, b))
-
-    def normal_(self, mean: float = 0.0, std: float = 1.0):
-        return self.copy_(random_array("normal", self.shape, self._data.dtype, self.device, mean, std))
 
     # ``x -= y``: the optimizer's path (``p -= lr * p.grad`` under no_grad) tries the ufunc
     # from the operator itself, one call where ``sub_`` and ``inplace`` would make three

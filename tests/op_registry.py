@@ -3,8 +3,9 @@
 The gradient tests (finite differences, PyTorch parity, create_graph) iterate over
 ``CASES``; ``test_registry_covers_every_op`` fails when an ``Op`` subclass is not
 covered, so a new op is tested by being registered: here, or in an area's own module
-(``registry_layers.py``: issue 30's layers) whose list is gathered at the end; the Case
-class and the input strategies are in ``registry_tools.py``.
+(``registry_layers.py``: issue 30's layers; ``registry_windows.py``: convolution and
+pooling) whose lists are gathered at the end; the Case class and the input strategies are in
+``registry_tools.py``.
 """
 from __future__ import annotations
 
@@ -26,6 +27,7 @@ from registry_tools import (
     values,
     with_dim,
 )
+from registry_windows import WINDOW_CASES
 
 import ag_jupyter as ag
 
@@ -243,3 +245,4 @@ def _key(m, key):
     return key
 
 CASES += LAYER_CASES
+CASES += WINDOW_CASES

@@ -17,12 +17,14 @@ PACKAGE = "ag_jupyter"
 # prefix is a module or a package); it may import its own layer and the ones below.
 LAYERS = [
     ("arrays", ["ag_jupyter.core", "ag_jupyter.backend", "ag_jupyter.dtypes", "ag_jupyter.promotion",
-                "ag_jupyter.operands", "ag_jupyter.arrays", "ag_jupyter.printing", "ag_jupyter.cuda"]),
+                "ag_jupyter.operands", "ag_jupyter.arrays", "ag_jupyter.printing", "ag_jupyter.cuda",
+                "ag_jupyter.generator", "ag_jupyter.backends"]),
     ("autograd", ["ag_jupyter.autograd"]),
     ("ops", ["ag_jupyter.ops"]),
     ("tensor", ["ag_jupyter.tensor", "ag_jupyter.tensor_math", "ag_jupyter.tensor_compare",
-                "ag_jupyter.tensor_inplace", "ag_jupyter.creation"]),
-    ("library", ["ag_jupyter.nn", "ag_jupyter.optim", "ag_jupyter.serialization"]),
+                "ag_jupyter.tensor_inplace", "ag_jupyter.creation", "ag_jupyter.tensor_random",
+                "ag_jupyter.random"]),
+    ("library", ["ag_jupyter.nn", "ag_jupyter.optim", "ag_jupyter.serialization", "ag_jupyter.utils"]),
     ("tracing", ["ag_jupyter.tracing"]),
     ("front", ["ag_jupyter.widgets", "ag_jupyter.magics", "ag_jupyter.export", "ag_jupyter.torch_switch"]),
     ("package", ["ag_jupyter"]),  # __init__.py: the public names, gathered from every layer

@@ -47,6 +47,8 @@ class Sum(Reduction):
     formula = r"\frac{\partial u}{\partial a_i} = 1"
 
     def forward(self, a, dim=None, keepdim=False):
+        if a._data.dtype.kind == "u":  # NumPy sums uint8 as uint64, a dtype PyTorch refuses; it sums as int64
+            return ARRAYS.sum(a._data.astype(numpy.int64), self.setup(a, dim, keepdim), keepdim)
         return ARRAYS.sum(a._data, self.setup(a, dim, keepdim), keepdim)
 
     def backward(self, F, grad):

@@ -97,7 +97,8 @@ class Journal:
         if scope:
             op["scope"] = out["scope"] = scope
         if consts:
-            op["consts"] = [{"arg": arg, "value": value} for arg, value in consts]
+            op["consts"] = [{"arg": arg, "value": value} if arg.__class__ is int else {"name": arg, "value": value}
+                            for arg, value in consts]
         self.nodes += (op, out)
         self.by_id[op_id] = op
         self.by_id[out_id] = out

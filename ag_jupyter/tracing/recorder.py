@@ -49,6 +49,15 @@ def constant(x):
     return repr(x)[:80]
 
 
+def setting(value) -> str:
+    """A named constant as PyTorch's repr writes it: ``(5, 5)``, ``2``, ``True``."""
+    return str(value)
+
+
+_SETTINGS: dict = {}  # op class -> its ``constants`` method, or None: most ops have none
+_UNKNOWN = object()
+
+
 class Recorder(Journal, Records, Listener):
     """Records what the engine does while it is the listener (or a child's parent)."""
 
@@ -136,6 +145,11 @@ class Recorder(Journal, Records, Listener):
                     if consts is None:
                         consts = []
                     consts.append((arg, constant(x)))
+        settings = _SETTINGS.get(node.__class__, _UNKNOWN)
+        if settings is _UNKNOWN:
+            settings = _SETTINGS[node.__class__] = getattr(node.__class__, "constants", None)
+        if settings is not None:  # a window's kernel, stride, padding... (conv, pooling): by name
+            consts = (consts or []) + [(name, setting(value)) for name, value in settings(node).items()]
         saved = self._saved(node, inputs, input_ids, data) if node.saved or node.saves_output else None
         # What a trace keeps per op and per step is tuples, not lists: a tuple of ids is let go by
         # the garbage collector at its first pass, and kept lists emptied the list free list, so
