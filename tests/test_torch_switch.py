@@ -53,6 +53,36 @@ print(model[0].weight.grad.sum().item(), torch.float32, isinstance(loss, torch.T
 """
 
 
+# A small CNN trained from a DataLoader with Adam, in the style of "Learning the Basics"
+# training loop; the images are a formula and the loader does not shuffle, so both start equal.
+CNN_CELL = """\
+import torch
+from torch import nn
+import torch.nn.functional as F
+from torch.utils.data import DataLoader, TensorDataset
+
+images = torch.linspace(-1, 1, 16 * 64).reshape(16, 1, 8, 8).sin()
+labels = torch.tensor([i % 3 for i in range(16)])
+loader = DataLoader(TensorDataset(images, labels), batch_size=4, shuffle=False)
+
+net = nn.Sequential(nn.Conv2d(1, 2, 3, padding=1), nn.ReLU(), nn.MaxPool2d(2),
+                    nn.Flatten(), nn.Linear(2 * 4 * 4, 3))
+with torch.no_grad():
+    for i, p in enumerate(net.parameters()):
+        p.copy_(torch.linspace(-0.4, 0.4, p.numel()).reshape(p.shape).cos() * (i + 1) * 0.1)
+opt = torch.optim.Adam(net.parameters(), lr=0.01)
+for epoch in range(2):
+    total = 0.0
+    for xb, yb in loader:
+        loss = F.cross_entropy(net(xb), yb)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        total += loss.item()
+    print(epoch, total)
+"""
+
+
 def numbers(text: str) -> list:
     return [float(n) for n in re.findall(r"-?\d+\.\d+(?:e-?\d+)?", text)]
 
@@ -76,6 +106,16 @@ def test_a_tutorial_cell_prints_pytorchs_numbers_on_the_engine(ip):
     # PyTorch is back, entry for entry, and so are the notebook's names
     assert torch_modules() == before and ip.user_ns["torch"] is torch
     assert ip.user_ns["nn"] is torch.nn and ip.user_ns["F"] is torch.nn.functional
+
+
+def test_a_cnn_cell_with_a_dataloader_prints_pytorchs_numbers_on_the_engine(ip):
+    with capture_output() as on_torch:
+        run(ip, CNN_CELL)
+    with capture_output() as on_engine:
+        run(ip, "%%autograd --engine --no-animate\n" + CNN_CELL)
+    assert isinstance(ip.user_ns["net"], ag.nn.Module)
+    expected, got = numbers(on_torch.stdout), numbers(on_engine.stdout)
+    assert len(got) == len(expected) == 2 and got == pytest.approx(expected, rel=1e-5)
 
 
 def test_a_missing_name_stops_the_cell_before_any_line_runs(ip):
