@@ -104,7 +104,7 @@ def test_a_pytorch_cell_that_raises_shows_its_graph_with_the_error(ip):
 def test_live_is_refused_for_pytorch_code_with_what_to_do(ip):
     result = run(ip, "%%autograd --live\nimport torch\na = torch.tensor(2.0, requires_grad=True)\n"
                      "c = (a * a).sin()\nc.backward()\n", expect_error=UsageError)
-    assert "cannot pause between nodes" in str(result.error_in_exec)
+    assert "cannot pause between nodes" in str(result.error_in_exec) and "add --engine" in str(result.error_in_exec)
     assert_torch_left_alone()
 
 

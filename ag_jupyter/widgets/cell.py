@@ -236,7 +236,8 @@ class AutogradCell:
 
 
 _TORCH_LIVE = (": the cell's graph is PyTorch's, whose backward cannot pause between nodes. Drop --live "
-               "(the widget replays the order PyTorch ran), or run the cell on the engine")
+               "(the widget replays the order PyTorch ran), or add --engine to run the cell on "
+               "ag_jupyter's engine, which steps live")
 
 
 def _name_of(value, names: dict) -> str:
