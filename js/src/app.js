@@ -114,7 +114,7 @@ export function mountWidget(model, el, host) {
     const currentNode = index.nodes.get(state.current);
     strip.show((state.error && state.error.line) || (currentNode && currentNode.line) || rootLine(index, state),
       get("source"));
-    panel.show(index, state, { defer: !!get("playing") });
+    panel.show(index, state, { defer: !!get("playing"), live: !!get("live") });
     // The inspector folds away while nothing is selected, so opening or closing it
     // changes the canvas's width: a graph seen whole stays whole; else the current node
     // and then the node just clicked stay in view (the clicked one wins if both can't).

@@ -197,10 +197,27 @@ function gradientsSoFar(index, state) {
   return `: ${listed.join(", ")}${more}`;
 }
 
-/** The sentence under the graph for the event on screen. */
-export function caption(index, state) {
+// The forward is built and its backward waits: the next event begins it, or (live)
+// the kernel has not run it yet.
+function atForwardEnd(index, state, live) {
+  const next = index.events[state.step];
+  if (next) return next.type === "backward_begin";
+  return live && state.event.type === "create";
+}
+
+/** The sentence under the graph for the event on screen. Where the widget waits for
+ * the learner (at 0, at a forward's end) it says what to press; while playing it
+ * says what is happening, never "press ▶". */
+export function caption(index, state, { playing = false, live = false } = {}) {
   const e = state.event;
-  if (!e) return state.total ? "press ▶ or → to build the graph; click a node to inspect it" : "empty trace";
+  if (!e) {
+    if (!state.total) return "empty trace";
+    return playing ? "building the graph: it pauses where the backward pass begins"
+      : "press ▶ to build the graph (→ adds one node at a time); click a node to inspect it";
+  }
+  if (!playing && atForwardEnd(index, state, live)) {
+    return "the graph is built: press → to step the backward pass one node at a time, or ▶ to play it";
+  }
   const node = index.nodes.get(e.node);
   switch (e.type) {
     case "create":

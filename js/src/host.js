@@ -2,7 +2,7 @@
 // Created in anywidget's initialize(), so a widget shown twice ticks once, not
 // twice. Views send player actions here; the timeline.js reducer decides, the host
 // writes `step` / `playing` back to the model (and so to Python).
-import { indexTrace, passRange, player, tickDelay, canAdvance } from "./timeline.js";
+import { indexTrace, passRange, player, tickDelay, canAdvance, forwardEnds } from "./timeline.js";
 import { nextQuestion } from "./predict.js";
 import { TRAIT_DEFAULTS } from "./contract.js";
 
@@ -33,7 +33,7 @@ export function createHost(model) {
     const idx = getIndex();
     const live = !!trait(model, "live");
     return { step: trait(model, "step"), playing: !!trait(model, "playing"), live,
-      canAdvance: live && canAdvance(idx), ...passRange(idx, trait(model, "pass_index")) };
+      canAdvance: live && canAdvance(idx), pauses: forwardEnds(idx), ...passRange(idx, trait(model, "pass_index")) };
   }
 
   /** Apply a player action ({type: first|back|step|last|play|pause|toggle|tick|goto}). */
