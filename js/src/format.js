@@ -218,6 +218,10 @@ export function caption(index, state, { playing = false, live = false } = {}) {
   if (!playing && atForwardEnd(index, state, live)) {
     return "the graph is built: press → to step the backward pass one node at a time, or ▶ to play it";
   }
+  // a graph drawn without running backward (ag.show of a tensor): nothing waits, say so
+  if (!playing && !live && state.step === state.total && !index.roots.size && e.type === "create") {
+    return "the graph is built; no backward pass was recorded (← steps back through the forward)";
+  }
   const node = index.nodes.get(e.node);
   switch (e.type) {
     case "create":

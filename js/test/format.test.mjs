@@ -126,7 +126,9 @@ test("captions say what the current event is", () => {
   // live: the kernel has not run the backward yet, so the document ends with the forward
   const forwardOnly = indexTrace({ ...fixture("e_labelled"), events: fixture("e_labelled").events.slice(0, built) });
   assert.match(caption(forwardOnly, stateAt(forwardOnly, built), { live: true }), /^the graph is built: press →/);
-  assert.match(caption(forwardOnly, stateAt(forwardOnly, built)), /^forward: /, "not live: nothing follows");
+  assert.equal(caption(forwardOnly, stateAt(forwardOnly, built)),
+    "the graph is built; no backward pass was recorded (← steps back through the forward)", "not live: nothing follows");
+  assert.match(caption(forwardOnly, stateAt(forwardOnly, built), { playing: true }), /^forward: /);
   assert.equal(caption(idx, stateAt(idx, 1)), "forward: a = 2");
   // the end names every leaf's .grad, as the accumulate events (the engine's numbers) left it
   assert.equal(caption(idx, stateAt(idx, idx.events.length)),
