@@ -52,6 +52,63 @@ TUTORIAL_WIDGETS = [
 ]
 
 
+# Each tutorial's exercise: the change its text asks for (both strings appear in the text
+# above the cell, OLD in the cell), what the starting point shows before the change, and
+# what the text says the change gives.
+TUTORIAL_EXERCISES = {
+    "01_computational_graphs": {
+        "replace": ["e = a * b + ag.log(d) * c", "e = a * b * b + ag.sin(d) * c"],
+        "before": "assert (a.grad.item(), b.grad.item()) == (-3.0, 2.0)",
+        "check": """
+assert (a.grad.item(), b.grad.item()) == (9.0, -12.0), (a.grad, b.grad)
+assert abs(c.grad.item() - math.sin(4)) < 1e-6 and abs(d.grad.item() - 10 * math.cos(4)) < 1e-5
+assert quiz.predict and sum(e["type"] == "accumulate" for e in quiz.trace["events"]) == 4  # a question per leaf
+assert quiz.predictions == {}  # the score cell's starting value
+""",
+    },
+    "02_matrices_and_the_gradient_signal": {
+        "replace": ["ag.zeros(2, requires_grad=True)", "ag.zeros(1, requires_grad=True)"],
+        "before": "assert bias.grad.tolist() == [1.0, 2.0]",
+        "check": "assert tuple(bias.grad.shape) == (1,) and bias.grad.tolist() == [3.0], bias.grad",
+    },
+    "03_the_chain_rule_and_turning_it_off": {
+        "replace": ["return grad * 3 * x ** 2", "return grad * x ** 2"],
+        "before": "assert passed is True",
+        "check": "assert passed is False, passed",
+    },
+    "04_dynamic_networks": {
+        "replace": ["norm() < 10", "norm() < 1000"],
+        "before": "assert doublings == 5 and v.grad.tolist() == [32.0, 32.0]",
+        "check": """
+assert doublings == 11 and v.grad.tolist() == [2048.0, 2048.0], v.grad
+assert sum(n.get("op") == "MulBackward0" for n in _.trace["nodes"]) == 11
+""",
+    },
+    "05_training": {
+        "replace": ["lr=0.01", "lr=0.5"],
+        "before": "assert quick[-1] < 0.3, quick",
+        "check": "assert quick[-1] > 0.8, quick",
+    },
+    "06_your_pytorch_model": {
+        "replace": ["torch.nn.Tanh()", "torch.nn.ReLU()"],
+        "before": "assert torch is None or 'TanhBackward0' in {n.get('op') for n in my_view.trace['nodes']}",
+        "check": """
+if torch is not None:
+    ops = [n.get("op") for n in my_view.trace["nodes"]]
+    assert "ReluBackward0" in ops and "TanhBackward0" not in ops and ops.count("AddmmBackward0") == 2, ops
+""",
+    },
+}
+
+# The exercises that draw a graph: (notebook, the exercise cell's index, the widget's expression).
+EXERCISE_WIDGETS = [
+    ("01_computational_graphs", 14, "quiz"),
+    ("02_matrices_and_the_gradient_signal", 15, "_"),
+    ("04_dynamic_networks", 15, "_"),
+    ("06_your_pytorch_model", 7, "my_view"),
+]
+
+
 # A network that runs its middle layer 0 to 3 times at random, three passes in one cell
 # (tutorial 4 had this before issue 34 made it two passes, collapsed): the browser tests
 # of module outlines, repeats and following the step use its 1, 0 and 2 middle calls.

@@ -13,58 +13,12 @@ from pathlib import Path
 
 import nbformat
 import pytest
+from example_graphs import EXERCISE_WIDGETS, TUTORIAL_EXERCISES
 
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
 RUNNER = Path(__file__).resolve().parent / "notebook_runner.py"
 
-# Each tutorial's exercise: the change its text asks for (both strings appear in the text
-# above the cell, OLD in the cell), what the starting point shows before the change, and
-# what the text says the change gives.
-EXERCISES = {
-    "01_computational_graphs": {
-        "replace": ["e = a * b + ag.log(d) * c", "e = a * b * b + ag.sin(d) * c"],
-        "before": "assert (a.grad.item(), b.grad.item()) == (-3.0, 2.0)",
-        "check": """
-assert (a.grad.item(), b.grad.item()) == (9.0, -12.0), (a.grad, b.grad)
-assert abs(c.grad.item() - math.sin(4)) < 1e-6 and abs(d.grad.item() - 10 * math.cos(4)) < 1e-5
-assert quiz.predict and sum(e["type"] == "accumulate" for e in quiz.trace["events"]) == 4  # a question per leaf
-assert quiz.predictions == {}  # the score cell's starting value
-""",
-    },
-    "02_matrices_and_the_gradient_signal": {
-        "replace": ["ag.zeros(2, requires_grad=True)", "ag.zeros(1, requires_grad=True)"],
-        "before": "assert bias.grad.tolist() == [1.0, 2.0]",
-        "check": "assert tuple(bias.grad.shape) == (1,) and bias.grad.tolist() == [3.0], bias.grad",
-    },
-    "03_the_chain_rule_and_turning_it_off": {
-        "replace": ["return grad * 3 * x ** 2", "return grad * x ** 2"],
-        "before": "assert passed is True",
-        "check": "assert passed is False, passed",
-    },
-    "04_dynamic_networks": {
-        "replace": ["y.norm() < 10", "y.norm() < 1000"],
-        "before": "assert doublings == 5 and v.grad.tolist() == [32.0, 32.0]",
-        "check": """
-assert doublings == 11 and v.grad.tolist() == [2048.0, 2048.0], v.grad
-assert sum(n.get("op") == "MulBackward0" for n in _.trace["nodes"]) == 11
-""",
-    },
-    "05_training": {
-        "replace": ["lr=0.01", "lr=0.5"],
-        "before": "assert quick[-1] < 0.3, quick",
-        "check": "assert quick[-1] > 0.8, quick",
-    },
-    "06_your_pytorch_model": {
-        "replace": ["torch.nn.Tanh()", "torch.nn.ReLU()"],
-        "before": "assert torch is None or 'TanhBackward0' in {n.get('op') for n in my_view.trace['nodes']}",
-        "check": """
-if torch is not None:
-    ops = [n.get("op") for n in my_view.trace["nodes"]]
-    assert "ReluBackward0" in ops and "TanhBackward0" not in ops and ops.count("AddmmBackward0") == 2, ops
-""",
-    },
-}
 
 
 def _has_torch():
@@ -82,7 +36,7 @@ WIDGETS = {"01": 2, "02": 2, "03": 2, "04": 4, "05": 3, "06": 3 if _has_torch() 
 @functools.lru_cache(maxsize=None)
 def read_as_learner(path: Path) -> dict:
     """The runner's report on ``path`` (once per session: each test below reads it)."""
-    spec = [{"cell": "exercise", **EXERCISES[path.stem]}]
+    spec = [{"cell": "exercise", **TUTORIAL_EXERCISES[path.stem]}]
     env = {**os.environ, "PYTHONPATH": str(ROOT), "MPLBACKEND": "Agg"}
     out = subprocess.run([sys.executable, str(RUNNER), str(path), "--exercises", json.dumps(spec)],
                          capture_output=True, text=True, env=env, timeout=900)
@@ -92,7 +46,9 @@ def read_as_learner(path: Path) -> dict:
 
 def test_there_are_six_tutorials():
     assert len(NOTEBOOKS) == 6, [p.name for p in NOTEBOOKS]
-    assert sorted(EXERCISES) == [p.stem for p in NOTEBOOKS]
+    assert sorted(TUTORIAL_EXERCISES) == [p.stem for p in NOTEBOOKS]
+    for name, cell, _ in EXERCISE_WIDGETS:  # the browser test's screenshots are of the exercise
+        assert nbformat.read(str(ROOT / "notebooks" / f"{name}.ipynb"), as_version=4).cells[cell].id == "exercise"
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
@@ -117,7 +73,7 @@ def test_the_text_around_each_exercise(path):
     cells = nbformat.read(str(path), as_version=4).cells
     (at,) = [i for i, c in enumerate(cells) if c.get("id") == "exercise"]
     text = cells[at - 1].source
-    old, new = EXERCISES[path.stem]["replace"]
+    old, new = TUTORIAL_EXERCISES[path.stem]["replace"]
     assert f"`{old}`" in text and f"`{new}`" in text and "**Expected:**" in text, text
     assert old in cells[at].source and new not in cells[at].source, "the change is the learner's to make"
     assert any(c.source.startswith("<details><summary><b>Solution</b>") for c in cells[at + 1:]), "no solution"
