@@ -8,9 +8,15 @@ A define-by-run autograd tensor with PyTorch's API, on NumPy (CPU) or CuPy (GPU)
 >>> x.grad
 tensor([2., 4.])
 """
-from . import autograd, cuda, nn, optim
+from . import autograd, backends, cuda, nn, optim, random, utils
+from .arrays import get_default_device, set_default_device
 from .autograd.grad_mode import enable_grad, inference_mode, is_grad_enabled, no_grad, set_grad_enabled
 from .backend import device
+from .backends import (
+    are_deterministic_algorithms_enabled,
+    is_deterministic_algorithms_warn_only_enabled,
+    use_deterministic_algorithms,
+)
 from .creation import (
     arange,
     as_tensor,
@@ -19,23 +25,28 @@ from .creation import (
     from_numpy,
     full,
     full_like,
-    get_default_device,
     linspace,
-    manual_seed,
     ones,
     ones_like,
-    rand,
-    rand_like,
-    randint,
-    randn,
-    randn_like,
-    set_default_device,
     tensor,
     zeros,
     zeros_like,
 )
 from .dtypes import bool_ as bool  # noqa: A001 - PyTorch's names
-from .dtypes import dtype, float16, float32, float64, get_default_dtype, int32, int64, set_default_dtype
+from .dtypes import (
+    dtype,
+    float16,
+    float32,
+    float64,
+    get_default_dtype,
+    int8,
+    int16,
+    int32,
+    int64,
+    set_default_dtype,
+    uint8,
+)
+from .generator import Generator, default_generator
 from .ops.activation import log_softmax, softmax
 from .ops.elementwise import (
     abs,
@@ -62,14 +73,35 @@ from .ops.indexing import index
 from .ops.linalg import matmul, mm
 from .ops.reduction import argmax, argmin, max, mean, min, norm, std, sum, var
 from .ops.shape import cat, flatten, permute, reshape, squeeze, stack, t, transpose, unsqueeze
+from .random import (
+    bernoulli,
+    get_rng_state,
+    initial_seed,
+    manual_seed,
+    multinomial,
+    normal,
+    rand,
+    rand_like,
+    randint,
+    randint_like,
+    randn,
+    randn_like,
+    randperm,
+    seed,
+    set_rng_state,
+)
 from .tensor import Size, Tensor  # first: the engine and ops import names from it
 from .tensor_compare import all, any, isfinite, isinf, isnan  # noqa: A004 - PyTorch's names
+
+# issue 30, the switch: `with ag.as_torch(): import torch` gives the engine (and %%autograd --engine)
+from .torch_switch import as_torch
 
 # the tracing layer sits above the engine (which never imports it); it is small and
 # imports neither torch nor IPython, so it loads with the package
 from .tracing import from_torch, trace, trace_torch
 
 half, float, double, long, int = float16, float32, float64, int64, int32  # noqa: A001
+short = int16
 
 __version__ = "0.1.0"
 

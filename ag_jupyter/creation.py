@@ -1,146 +1,17 @@
 """Creation functions: ag.tensor, zeros, ones, randn, ... with PyTorch's defaults."""
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy
 
-from . import backend, dtypes
-from .autograd import state
-from .tensor import TENSOR_TYPES, Tensor, _wrap
+from . import dtypes
+from .arrays import _check_fits, _check_int64_range, as_array
+from .autograd.leaves import leaf as _finish  # a factory's last step: the leaf, on its device
+from .core import TENSOR_TYPES, _wrap
 
-_default_device = backend.CPU
-_rng = numpy.random.default_rng()
-
-
-def set_default_device(device) -> None:
-    global _default_device
-    _default_device = backend.as_device(device)
-
-
-def get_default_device() -> backend.device:
-    return _default_device
-
-
-def manual_seed(seed: int):
-    """Seed the generator behind rand, randn, randint, dropout and init (CPU and GPU alike:
-    numbers are drawn on the CPU and moved, so a seed gives the same numbers on both)."""
-    global _rng
-    _rng = numpy.random.default_rng(seed)
-    return _rng
-
-
-def as_array(data, float_dtype, dtype):
-    """An array for ``data``: Python floats become the default float, ints int64, as PyTorch."""
-    if data.__class__ in TENSOR_TYPES:
-        array = data._data.copy()
-    elif backend.is_cuda_array(data):
-        array = data.copy()
-    elif isinstance(data, (numpy.ndarray, numpy.generic)):
-        array = numpy.array(data)
-        array = dtypes.normalize(array)
-    else:
-        typed = None
-        if isinstance(data, (list, tuple)) and any(
-                x.__class__ in TENSOR_TYPES or isinstance(x, numpy.generic) for x in _flat(data)):
-            typed = _element_dtype(_flat(data), float_dtype)
-            data = _untensor(data)
-        array = numpy.asarray(data)
-        if typed is not None and dtype is None:  # elements that carry a dtype decide it, as in torch.tensor
-            return dtypes.normalize(array.astype(typed))
-        if array.dtype.kind in "uO":
-            _check_int64_range(data)
-        if array.dtype == object:
-            raise TypeError(f"can't make a tensor from {type(data).__name__} holding non-numbers")
-        if dtype is not None:  # from the Python numbers themselves (0.1 as float64 is 0.1),
-            _check_fits(array, dtypes.to_numpy(dtype))  # checked as torch.tensor checks them
-            return array.astype(dtypes.to_numpy(dtype))
-        if array.dtype.kind == "f":
-            array = array.astype(float_dtype)
-        array = dtypes.normalize(array)
-    if dtype is not None:
-        array = array.astype(dtypes.to_numpy(dtype), copy=False)
-    return array
-
-
-def _check_fits(values, target) -> None:
-    """PyTorch refuses a number its integer dtype cannot hold (NaN, inf, 2**40 as int32),
-    where NumPy's cast gives another number. An array or tensor given as data is cast as it
-    is, in both (that is ``.to()``'s behaviour)."""
-    if target.kind not in "iu" or values.size == 0 or values.dtype.kind not in "iuf":
-        return
-    limits = numpy.iinfo(target)
-    for end in (values.min(), values.max()):
-        if not numpy.isfinite(end) or not limits.min <= end <= limits.max:
-            raise RuntimeError(f"value cannot be converted to type {target.name} without overflow "
-                               f"(the data holds {end}; {target.name} holds {limits.min} to {limits.max})")
-
-
-def legacy_array(args: tuple):
-    """The array of ``Tensor(*args)``, PyTorch's legacy constructor: sizes give zeros of
-    that shape, data gives the default float dtype whatever numbers it holds."""
-    float_dtype = dtypes.default_float().numpy
-    if args and all(isinstance(n, int) and not isinstance(n, bool) for n in args):
-        return numpy.zeros(args, dtype=float_dtype)
-    if len(args) > 1:
-        raise TypeError(f"Tensor() takes sizes (ints) or one sequence of data, got {len(args)} "
-                        f"arguments of types {[type(a).__name__ for a in args]}")
-    data = args[0] if args else ()
-    if isinstance(data, (float, bool)) or data.__class__ is complex:
-        raise TypeError(f"Tensor(): data must be a sequence (got {type(data).__name__}); "
-                        f"for a 0-d tensor use ag.tensor({data!r})")
-    return as_array(data, float_dtype, float_dtype)
-
-
-def _element_dtype(values, float_dtype):
-    """torch.tensor's inference over a list: each element's own dtype (a tensor's or a NumPy
-    scalar's; Python floats the default float, ints int64), promoted together."""
-    from .promotion import promote_types
-
-    found = None
-    for value in values:
-        if value.__class__ in TENSOR_TYPES:
-            kind = value._data.dtype
-        elif isinstance(value, numpy.generic):
-            kind = value.dtype
-        elif isinstance(value, bool):
-            kind = numpy.dtype(bool)
-        elif isinstance(value, int):
-            kind = numpy.dtype(numpy.int64)
-        else:
-            kind = numpy.dtype(float_dtype)
-        found = promote_types(found, dtypes.normalize(numpy.empty(0, kind)).dtype)
-    return found
-
-
-def _check_int64_range(data) -> None:
-    """PyTorch refuses a Python int outside int64; NumPy would make uint64 (then wrap) or objects."""
-    values = _flat(data) if isinstance(data, (list, tuple)) else (data,)
-    for value in values:
-        if isinstance(value, int) and not -(2 ** 63) <= value < 2 ** 63:
-            raise ValueError(f"Overflow when unpacking long long: {value} does not fit in int64 "
-                             f"(the widest integer dtype); pass it as a float instead")
-
-
-def _flat(data):
-    for x in data:
-        if isinstance(x, (list, tuple)):
-            yield from _flat(x)
-        else:
-            yield x
-
-
-def _untensor(data):
-    return [(_untensor(x) if isinstance(x, (list, tuple)) else x.item() if x.__class__ in TENSOR_TYPES else x)
-            for x in data]
-
-
-def _finish(array, device, requires_grad: bool) -> Tensor:
-    target = _default_device if device is None else backend.as_device(device)
-    t = _wrap(backend.move(array, target), False, None)
-    if requires_grad:
-        t.requires_grad = True  # the property says why integer tensors can't
-    if state.listener is not None:
-        state.listener.on_leaf(t)
-    return t
+if TYPE_CHECKING:  # annotations only: tensor.py imports this module
+    from .tensor import Tensor
 
 
 def tensor(data, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
@@ -255,41 +126,3 @@ def arange(start, end=None, step=1, dtype=None, device=None, requires_grad=False
 def linspace(start, end, steps: int, dtype=None, device=None, requires_grad=False) -> Tensor:
     _require("iuf", dtype, "linspace")
     return _finish(numpy.linspace(start, end, steps, dtype=_float_or(dtype)), device, requires_grad)
-
-
-def random_array(kind: str, shape, numpy_dtype, device, a=0.0, b=1.0):
-    """Numbers from the seeded generator, on ``device``."""
-    if kind == "uniform":
-        values = _rng.uniform(a, b, size=tuple(shape))
-    elif kind == "normal":
-        values = _rng.normal(a, b, size=tuple(shape))
-    else:
-        values = _rng.integers(a, b, size=tuple(shape))
-    return backend.move(numpy.asarray(values).astype(numpy_dtype), backend.as_device(device))
-
-
-def rand(*size, dtype=None, device=None, requires_grad=False) -> Tensor:
-    _require("f", dtype, "rand")
-    return _finish(random_array("uniform", _sizes(size), _float_or(dtype), backend.CPU), device, requires_grad)
-
-
-def randn(*size, dtype=None, device=None, requires_grad=False) -> Tensor:
-    _require("f", dtype, "randn")
-    return _finish(random_array("normal", _sizes(size), _float_or(dtype), backend.CPU), device, requires_grad)
-
-
-def randint(low, high=None, size=(), dtype=None, device=None) -> Tensor:
-    if high is None:
-        low, high = 0, low
-    numpy_dtype = dtypes.to_numpy(dtype) if dtype is not None else dtypes.int64.numpy
-    return _finish(random_array("integers", tuple(size), numpy_dtype, backend.CPU, low, high), device, False)
-
-
-def randn_like(input: Tensor, dtype=None, device=None, requires_grad=False) -> Tensor:
-    dtype, device = _like(input, dtype, device)
-    return randn(input.shape, dtype=dtype, device=device, requires_grad=requires_grad)
-
-
-def rand_like(input: Tensor, dtype=None, device=None, requires_grad=False) -> Tensor:
-    dtype, device = _like(input, dtype, device)
-    return rand(input.shape, dtype=dtype, device=device, requires_grad=requires_grad)

@@ -16,3 +16,13 @@ def device_count() -> int:
 def synchronize() -> None:
     if backend.cuda_is_available():
         backend.require_cupy().cuda.Stream.null.synchronize()
+
+
+def manual_seed(seed: int) -> None:
+    """Accepted, and changes nothing: the engine has one random source for CPU and GPU,
+    seeded by ``ag.manual_seed`` (which seeds PyTorch's CUDA generators too), so a seeding
+    helper that calls both keeps its numbers, and this call cannot reseed the CPU's mid-program."""
+    int(seed)  # a seed that is no number is still an error, as in PyTorch
+
+
+manual_seed_all = manual_seed

@@ -26,12 +26,17 @@ float64 = dtype("float64", numpy.float64, "DoubleTensor")
 int32 = dtype("int32", numpy.int32, "IntTensor")
 int64 = dtype("int64", numpy.int64, "LongTensor")
 bool_ = dtype("bool", numpy.bool_, "BoolTensor")
+uint8 = dtype("uint8", numpy.uint8, "ByteTensor")
+int8 = dtype("int8", numpy.int8, "CharTensor")
+int16 = dtype("int16", numpy.int16, "ShortTensor")
 
-ALL = (float16, float32, float64, int32, int64, bool_)
+ALL = (float16, float32, float64, int32, int64, bool_, uint8, int8, int16)
 _BY_NUMPY = {d.numpy: d for d in ALL}
 _BY_NAME = {d.name: d for d in ALL}
-# NumPy has types PyTorch lacks here (uint8, int16, ...): widen them to one we have.
-_WIDEN = {"u": int64, "i": int64, "f": float32, "b": bool_}
+# NumPy floats PyTorch lacks (longdouble) are narrowed to one we have. PyTorch 2.13's
+# uint16, uint32 and uint64 are "shell" dtypes most of its ops refuse; their data is
+# refused here by name (never cast: uint64 as int64 would wrap 2**63 and up).
+_WIDEN = {"f": float32, "b": bool_}
 
 _default_float = float32
 
@@ -80,6 +85,10 @@ def normalize(array):
     if array.dtype in _BY_NUMPY:
         return array
     target = _WIDEN.get(array.dtype.kind)
+    if array.dtype.kind == "u":
+        raise TypeError(f"can't convert data of type numpy.{array.dtype.name}: ag_jupyter's unsigned "
+                        f"integer dtype is uint8 (PyTorch's {array.dtype.name} has only limited support); "
+                        f"convert it first, e.g. array.astype(numpy.int64) if its values fit, or numpy.float64")
     if target is None:
         raise TypeError(f"cannot make a tensor from data of dtype {array.dtype}")
     return array.astype(target.numpy)
@@ -92,4 +101,5 @@ def scalar_type_name(array) -> str:
     """PyTorch's scalar type name for an array's dtype, as its messages say it: Float,
     Double, Long..."""
     return {"float16": "Half", "float32": "Float", "float64": "Double", "int32": "Int",
-            "int64": "Long", "bool": "Bool"}[of_array(array).name]
+            "int64": "Long", "bool": "Bool", "uint8": "Byte", "int8": "Char",
+            "int16": "Short"}[of_array(array).name]

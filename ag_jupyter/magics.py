@@ -11,7 +11,10 @@ from IPython.core.magic import Magics, cell_magic, line_magic, magics_class
 from IPython.core.magic_arguments import argument, magic_arguments, parse_argstring
 
 from .widgets.cell import AutogradCell, CellOptions
+from .widgets.cell_contents import NoGraph
 from .widgets.contract import check_option
+from .widgets.graph_widget import GraphWidget
+from .widgets.page import check_target
 from .widgets.show import show
 
 HTML_HELP = ("also write the graph as one self-contained HTML page at PATH: it steps with no kernel "
@@ -22,8 +25,6 @@ def _page_path(path):
     """The ``--html`` path, checked before anything runs (a bad one is a UsageError naming it)."""
     if path is None:
         return None
-    from .widgets.page import check_target
-
     try:
         return check_target(path)
     except (OSError, ValueError) as error:
@@ -81,6 +82,10 @@ class AutogradMagics(Magics):
 
     @magic_arguments()
     @argument("--backward", metavar="NAME", help="run NAME.backward() after the cell, inside the trace")
+    @argument("--engine", action="store_true",
+              help="run the cell's PyTorch code on ag_jupyter's engine: `import torch` (torch.nn, "
+                   "torch.nn.functional, torch.optim ...) gives the engine's modules for this cell, so it "
+                   "can step --live and --predict; a name the engine lacks stops the cell before it runs")
     @_view_arguments
     @argument("-o", "--output", metavar="NAME", help="store the trace (an ag.trace) in the variable NAME")
     @argument("--html", metavar="PATH", help=HTML_HELP)
@@ -96,21 +101,27 @@ class AutogradMagics(Magics):
         A cell that raises shows its partial graph with the error marked, then the
         traceback. With ``--live`` (and ``--backward NAME``, or else the scalar the
         cell made last) the backward pass runs for real, a node per step.
+
+        A cell of real PyTorch code is drawn from PyTorch's own graph (as
+        ``ag.trace_torch`` records it), with the same names and scopes; a cell that
+        makes no graph says what it saw in the widget's place.
         """
         __tracebackhide__ = True  # noqa: F841 - IPython folds this frame out of tracebacks
         args = parse_argstring(self.autograd, line)
         if args.output is not None and (not args.output.isidentifier() or keyword.iskeyword(args.output)):
             raise UsageError(f"-o takes a variable name, not {args.output!r}")
         options = CellOptions(backward=args.backward, live=args.live, output=args.output,
-                              view=_view_options(args))
+                              view=_view_options(args), engine=args.engine)
         page = _page_path(args.html)
         run = AutogradCell(self.shell, cell, options)
         try:
             with run:
                 run.execute()
         finally:  # a cell that raised still gets its page: the partial graph, the error marked
-            if page is not None and run.widget is not None:
+            if page is not None and isinstance(run.widget, GraphWidget):
                 _write_page(run.widget, page)
+        if page is not None and isinstance(run.widget, NoGraph):
+            raise UsageError(f"--html: no page written to {page}. {run.widget.message}")
         return run.widget
 
     @magic_arguments()

@@ -15,6 +15,7 @@ import math
 import numpy
 
 from . import backend, dtypes
+from .arrays import get_default_device
 
 PRECISION = 4
 THRESHOLD = 1000  # entries past which a tensor is summarized
@@ -116,8 +117,6 @@ def _with_suffixes(text: str, suffixes: list, indent: int) -> str:
 
 
 def tensor_repr(t) -> str:
-    from .creation import get_default_device
-
     array = numpy.asarray(backend.move(t._data, backend.CPU))
     indent = len(_PREFIX)
     suffixes = []

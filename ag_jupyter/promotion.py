@@ -18,8 +18,10 @@ import numpy
 from . import dtypes
 
 _BOOL, _INT, _FLOAT = 0, 1, 2
-_ORDER = {numpy.dtype(numpy.bool_): 0, numpy.dtype(numpy.int32): 1, numpy.dtype(numpy.int64): 2,
-          numpy.dtype(numpy.float16): 3, numpy.dtype(numpy.float32): 4, numpy.dtype(numpy.float64): 5}
+_ORDER = {numpy.dtype(numpy.bool_): 0, numpy.dtype(numpy.uint8): 1, numpy.dtype(numpy.int8): 1,
+          numpy.dtype(numpy.int16): 2, numpy.dtype(numpy.int32): 3, numpy.dtype(numpy.int64): 4,
+          numpy.dtype(numpy.float16): 5, numpy.dtype(numpy.float32): 6, numpy.dtype(numpy.float64): 7}
+_SIGNED_AND_UNSIGNED_BYTE = {numpy.dtype(numpy.uint8), numpy.dtype(numpy.int8)}
 _cache: dict = {}
 
 
@@ -37,6 +39,8 @@ def promote_types(a, b):
     category_a, category_b = category(a), category(b)
     if category_a != category_b:
         return a if category_a > category_b else b
+    if {a, b} == _SIGNED_AND_UNSIGNED_BYTE:  # neither holds the other: the next wider type does
+        return numpy.dtype(numpy.int16)
     return a if _ORDER[a] > _ORDER[b] else b
 
 

@@ -38,6 +38,7 @@ import numpy
 from numpy.lib import format as npy
 
 from . import backend, dtypes
+from .nn.parameter import Parameter
 from .tensor import TENSOR_TYPES, _wrap
 
 FORMAT = "ag_jupyter.save/1"
@@ -256,8 +257,6 @@ def _tensor(array, requires_grad: bool, parameter: bool, device, map_location):
                            "please use ag.load with map_location='cpu' to map your tensors to the CPU.")
     tensor = _wrap(backend.move(array, target), False, None)
     if parameter:
-        from .nn.parameter import Parameter
-
         return Parameter(tensor, requires_grad)
     if requires_grad:
         tensor.requires_grad = True

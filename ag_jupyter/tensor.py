@@ -4,15 +4,20 @@ from __future__ import annotations
 import numpy
 
 from . import backend, dtypes
-from .autograd import state, versions, views
+from .arrays import legacy_array
+from .autograd import hooks, state, versions, views
 from .autograd.engine import run_backward  # at the top: an import per backward() cost ~0.6 us
 from .core import TENSOR_TYPES, _wrap, register_tensor
+from .ops.dims import normalize_dim
+from .ops.transfer import ToDevice, ToDtype
+from .printing import tensor_repr
 from .tensor_compare import TensorCompare
 from .tensor_inplace import TensorInPlace
 from .tensor_math import TensorMath
+from .tensor_random import TensorRandom
 
 
-class Tensor(TensorMath, TensorInPlace, TensorCompare):
+class Tensor(TensorMath, TensorInPlace, TensorCompare, TensorRandom):
     """A multi-dimensional array that can record how it was computed.
 
     Make one with ``ag.tensor(...)`` or a creation function. The legacy constructor
@@ -28,8 +33,6 @@ class Tensor(TensorMath, TensorInPlace, TensorCompare):
     __hash__ = object.__hash__
 
     def __init__(self, *args):
-        from .creation import legacy_array
-
         self._data = legacy_array(args)
         self._requires_grad = False
         self._grad = None
@@ -47,8 +50,6 @@ class Tensor(TensorMath, TensorInPlace, TensorCompare):
     def size(self, dim: int | None = None):
         if dim is None:
             return Size(self._data.shape)
-        from .ops.dims import normalize_dim
-
         return self._data.shape[normalize_dim(dim, self._data.ndim)]
 
     @property
@@ -139,12 +140,17 @@ class Tensor(TensorMath, TensorInPlace, TensorCompare):
 
     @property
     def data(self) -> "Tensor":
-        """The same storage, detached and untracked by autograd (PyTorch's ``.data``)."""
-        return _wrap(self._data, False, None)
+        """The same storage, detached and untracked by autograd (PyTorch's ``.data``); unlike
+        ``detach()`` its in-place changes are not counted as this tensor's (as in PyTorch)."""
+        return _wrap(versions.own_counter(self._data.view()), False, None)
 
     @data.setter
     def data(self, other: "Tensor") -> None:
-        self._data = other._data if other.__class__ in TENSOR_TYPES else numpy.asarray(other)
+        array = other._data if other.__class__ in TENSOR_TYPES else numpy.asarray(other)
+        if getattr(array, "base", None) is self._data and array.shape == self._data.shape \
+                and array.dtype == self._data.dtype:
+            return  # ``w.data -= v`` assigns back the view it wrote through: w keeps its counter
+        self._data = array
 
     @property
     def _base(self):
@@ -168,8 +174,6 @@ class Tensor(TensorMath, TensorInPlace, TensorCompare):
         return self
 
     def retain_grad(self) -> None:
-        from .autograd import hooks
-
         if self.grad_fn is None:
             if not self._requires_grad:
                 raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
@@ -178,15 +182,11 @@ class Tensor(TensorMath, TensorInPlace, TensorCompare):
 
     @property
     def retains_grad(self) -> bool:
-        from .autograd import hooks
-
         return hooks.retains(self)
 
     def register_hook(self, hook):
         """Call ``hook(grad)`` when this tensor's gradient is computed; a returned tensor
         replaces the gradient. Returns a handle whose ``remove()`` unregisters it."""
-        from .autograd import hooks
-
         if not self._requires_grad:
             raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
         return hooks.register(self, hook)
@@ -224,8 +224,6 @@ class Tensor(TensorMath, TensorInPlace, TensorCompare):
 
     def to(self, *args, **kwargs) -> "Tensor":
         """``to(device)``, ``to(dtype)``, ``to(device, dtype)`` or ``to(other_tensor)``."""
-        from .ops.transfer import ToDevice, ToDtype
-
         target_device, target_dtype = None, kwargs.get("dtype")
         if "device" in kwargs:
             target_device = backend.as_device(kwargs["device"])
@@ -271,6 +269,15 @@ class Tensor(TensorMath, TensorInPlace, TensorCompare):
     def bool(self) -> "Tensor":
         return self.to(dtypes.bool_)
 
+    def byte(self) -> "Tensor":
+        return self.to(dtypes.uint8)
+
+    def char(self) -> "Tensor":
+        return self.to(dtypes.int8)
+
+    def short(self) -> "Tensor":
+        return self.to(dtypes.int16)
+
     def type(self, dtype=None):
         if dtype is None:
             return f"ag.{self.dtype.tensor_type}"
@@ -315,8 +322,6 @@ class Tensor(TensorMath, TensorInPlace, TensorCompare):
         return int(self.item())
 
     def __repr__(self) -> str:
-        from .printing import tensor_repr
-
         return tensor_repr(self)
 
     def __reduce__(self):

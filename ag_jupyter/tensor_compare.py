@@ -6,6 +6,8 @@ import numpy
 
 from . import backend
 from .core import TENSOR_TYPES, _wrap
+from .ops.dims import normalize_dims
+from .promotion import cast_operands, result_type
 
 
 class TensorCompare:
@@ -16,8 +18,6 @@ class TensorCompare:
         x = self._data
         value = other._data if other.__class__ in TENSOR_TYPES else other
         if getattr(value, "dtype", x.dtype) != x.dtype:
-            from .promotion import cast_operands
-
             x, value, _ = cast_operands(x, value)  # compare as PyTorch does: in the promoted dtype
         return _wrap(ufunc(x, value), False, None)
 
@@ -43,8 +43,6 @@ class TensorCompare:
         """``&``, ``|``, ``^`` as PyTorch's bitwise ops: logical on bools, bit by bit on
         integers (``t & 1`` of an int64 tensor is int64), in the promoted dtype; refused for
         floats, as PyTorch refuses them."""
-        from .promotion import result_type
-
         value = other._data if other.__class__ in TENSOR_TYPES else other
         if result_type(self._data, value).kind == "f":
             raise NotImplementedError(f"{name} is not implemented for floating-point tensors (here "
@@ -92,8 +90,6 @@ class TensorCompare:
         return self._truth(dim, keepdim, "all")
 
     def _truth(self, dim, keepdim: bool, name: str):
-        from .ops.dims import normalize_dims
-
         x = self._data
         axis = None if dim is None else normalize_dims(dim, x.ndim)
         if axis is not None and x.ndim == 0:

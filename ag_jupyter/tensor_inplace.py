@@ -8,8 +8,10 @@ import numpy
 from . import backend, dtypes
 from .autograd import state, versions, views
 from .core import TENSOR_TYPES, _wrap
+from .operands import INT_OR_FLOAT
 from .ops.elementwise import Add, Clamp, Div, Mul, Sub
-from .ops.operands import INT_OR_FLOAT
+from .ops.indexing import Index, _is_basic, array_key, ints_first
+from .ops.writes import Copy, Fill, FillFromTensor, SetIndex
 from .promotion import category
 
 
@@ -54,13 +56,9 @@ class TensorInPlace:
         return inplace(self, Clamp, min, max)
 
     def copy_(self, src):
-        from .ops.writes import Copy
-
         return inplace(self, Copy, src)
 
     def fill_(self, value):
-        from .ops.writes import Fill, FillFromTensor
-
         if value.__class__ not in TENSOR_TYPES:
             return inplace(self, Fill, value)
         if value.ndim != 0:
@@ -76,25 +74,12 @@ class TensorInPlace:
     def zero_(self):
         return self.fill_(0)
 
-    def uniform_(self, a: float = 0.0, b: float = 1.0):
-        from .creation import random_array
-
-        return self.copy_(random_array("uniform", self.shape, self._data.dtype, self.device, a, b))
-
-    def normal_(self, mean: float = 0.0, std: float = 1.0):
-        from .creation import random_array
-
-        return self.copy_(random_array("normal", self.shape, self._data.dtype, self.device, mean, std))
-
     # ``x -= y``: the optimizer's path (``p -= lr * p.grad`` under no_grad) tries the ufunc
     # from the operator itself, one call where ``sub_`` and ``inplace`` would make three
     __iadd__, __isub__ = update_operator(Add), update_operator(Sub)
     __imul__, __itruediv__ = update_operator(Mul), update_operator(Div)
 
     def __setitem__(self, key, value):
-        from .ops.indexing import Index, _is_basic, array_key, ints_first
-        from .ops.writes import SetIndex
-
         key = array_key(key)  # once: the split, the memory check and SetIndex find it converted
         split = ints_first(key) if key.__class__ is tuple else None
         if split is not None:  # PyTorch's order: the ints select a view, the arrays index it

@@ -7,7 +7,7 @@ ROOT = Path(__file__).resolve().parents[1]
 BUDGETS = {".py": 400, ".js": 300, ".mjs": 300}
 SOURCES = sorted(
     path for pattern in ("ag_jupyter/**/*.py", "tests/**/*.py", "benchmarks/*.py", "examples/*.py",
-                         "js/src/*.js", "js/labextension/src/*.js", "js/test/**/*.mjs", "js/bench/*.mjs")
+                         "js/src/**/*.js", "js/labextension/src/*.js", "js/test/**/*.mjs", "js/bench/*.mjs")
     for path in ROOT.glob(pattern) if "node_modules" not in path.parts
 )
 

@@ -95,7 +95,7 @@ def test_view_options(ip):
     ("--max-nodes -1", ">= 0"),
     ("--colour red", "unrecognized arguments"),
     ("--backward nothing_here", "NameError"),
-    ("--backward a_number", "not an ag_jupyter tensor"),
+    ("--backward a_number", "that is a int, not a tensor"),
     ("-o 2x", "variable name"),
     ("-o class", "-o takes a variable name, not 'class'"),
     ("--live --predict", "cannot be combined with --live"),

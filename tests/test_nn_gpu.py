@@ -126,3 +126,31 @@ def test_train_digits_runs_on_the_gpu(tmp_path):
                            "--no-progress"])
     assert history["test_accuracy"][-1] > 0.8
     assert all(p.device.type == "cuda" for p in history["model"].parameters())
+
+
+def test_issue_30_layers_match_the_cpu():
+    """Embedding, BatchNorm1d (running statistics too), GELU, LayerNorm, SiLU and the BCE
+    losses on the GPU give the CPU's numbers."""
+    def build():
+        ag.manual_seed(0)
+        return nn.Sequential(nn.Embedding(11, 4, padding_idx=0), nn.Flatten(), nn.Linear(12, 8),
+                             nn.BatchNorm1d(8), nn.GELU(), nn.Linear(8, 6), nn.LayerNorm(6), nn.SiLU(),
+                             nn.Linear(6, 3)).double()
+
+    cpu, gpu = build(), build().to("cuda")
+    rng = numpy.random.default_rng(3)
+    x, y = rng.integers(0, 11, (16, 3)), (rng.uniform(size=(16, 3)) > 0.5).astype(numpy.float64)
+    results = []
+    for model, device in ((cpu, "cpu"), (gpu, "cuda")):
+        out = model(ag.tensor(x, device=device))
+        loss = F.binary_cross_entropy_with_logits(out, ag.tensor(y, device=device)) + \
+            F.binary_cross_entropy(out.sigmoid(), ag.tensor(y, device=device)) + \
+            F.smooth_l1_loss(out, ag.tensor(y, device=device)) + F.huber_loss(out, ag.tensor(y, device=device))
+        loss.backward()
+        results.append((loss, [p.grad for p in model.parameters()], model[3].running_var))
+    (l_cpu, g_cpu, v_cpu), (l_gpu, g_gpu, v_gpu) = results
+    close(l_cpu, l_gpu)
+    close(v_cpu, v_gpu)
+    for a, b in zip(g_cpu, g_gpu):
+        close(a, b, rtol=1e-7)
+    assert F.one_hot(ag.tensor([0, 2], device="cuda")).device.type == "cuda"

@@ -1,4 +1,4 @@
-"""A Python number beside a float tensor is converted once to a 0-d array (ops/operands.py):
+"""A Python number beside a float tensor is converted once to a 0-d array (operands.py):
 every result, forward and backward, must be NumPy's own for the number, bit for bit,
 with the same dtype and the same warnings."""
 from __future__ import annotations
@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 
 import ag_jupyter as ag
-from ag_jupyter.ops import operands
-from ag_jupyter.ops.operands import operand
+from ag_jupyter import operands
+from ag_jupyter.operands import operand
 
 NUMBERS = [0.1, 1, 2.0, -3, 0.0, -0.0, 1e-45, 5e-324, 65504.0, 70000, 1e300, 2 ** 60 + 1, -(2 ** 70),
            float("inf"), float("-inf"), float("nan"), 10 ** 400]  # bools: test_promotion.py (PyTorch refuses some)

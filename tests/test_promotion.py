@@ -13,7 +13,7 @@ from ag_jupyter import promotion
 
 torch = pytest.importorskip("torch")
 
-DTYPES = ["bool", "int32", "int64", "float16", "float32", "float64"]
+DTYPES = ["bool", "uint8", "int8", "int16", "int32", "int64", "float16", "float32", "float64"]
 NUMBERS = [True, 3, 2.5]
 
 

@@ -1,5 +1,5 @@
 """A sum over leading dimensions (a bias's gradient, ``x.sum(0)``) is one BLAS product
-(``ops/algebra.py``, ``_sum_leading``): it must give NumPy's shape and dtype, a value as
+(``autograd/algebra.py``, ``_sum_leading``): it must give NumPy's shape and dtype, a value as
 close to the exact sum as NumPy's, and NumPy's NaN, inf and overflow warning; anything
 else takes NumPy's own sum."""
 from __future__ import annotations
@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 
 import ag_jupyter as ag
-from ag_jupyter.ops import algebra
-from ag_jupyter.ops.algebra import ARRAYS
+from ag_jupyter.autograd import algebra
+from ag_jupyter.autograd.algebra import ARRAYS
 
 LEADING_CASES = [((100, 16), (0,)), ((100, 1), (0,)), ((256, 10), (0,)), ((4, 3, 6), (0,)),
                  ((4, 3, 6), (0, 1)), ((2, 3, 4, 5), (0, 1, 2)), ((1, 7), (0,)), ((33, 257), (0,))]

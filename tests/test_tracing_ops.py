@@ -9,7 +9,8 @@ from ag_jupyter.autograd.function import Op
 from ag_jupyter.tracing.op_info import by_torch_name, concrete, op_classes
 
 # bases that make no node themselves
-FAMILY_BASES = {"UnaryOp", "BinaryOp", "Binary", "Unary", "UnaryOnOutput", "Reduction", "ViewOp"}
+FAMILY_BASES = {"UnaryOp", "BinaryOp", "Binary", "Unary", "UnaryOnOutput", "Reduction", "ViewOp",
+                "ElementwiseLoss", "_Normalization"}  # issue 30: losses, batch and layer norm
 
 
 def undrawable(classes) -> list:

@@ -3,10 +3,10 @@
 // browser plays it until it stops, then the caption the step panel shows there.
 // Reads [{trace, step, playing, live, predict, predictions, pass_index, speed}] as
 // JSON on stdin; prints [{step, total, playing, caption, live_can_advance}].
-import { createPageModel } from "../js/src/page-model.js";
-import { createHost } from "../js/src/host.js";
-import { indexTrace, stateAt, canAdvance } from "../js/src/timeline.js";
-import { caption } from "../js/src/format.js";
+import { createPageModel } from "../js/src/app/page-model.js";
+import { createHost } from "../js/src/app/host.js";
+import { indexTrace, stateAt, canAdvance } from "../js/src/model/timeline.js";
+import { caption } from "../js/src/model/caption.js";
 
 let input = "";
 for await (const chunk of process.stdin) input += chunk;

@@ -15,12 +15,14 @@ from sys import getrefcount
 
 import numpy
 
+from ..arrays import as_array
 from ..backend import array_module
 from ..core import TENSOR_TYPES, _wrap
-from ..dtypes import from_numpy
-from ..ops.algebra import ARRAYS, TENSORS
+from ..dtypes import default_float
 from . import hooks, state, versions
+from .algebra import ARRAYS, TENSORS
 from .function import _freed_message
+from .leaves import leaf
 from .node import Node
 from .views import RefusedView, gradless
 
@@ -67,10 +69,8 @@ def _root_gradient(index: int, root, gradient, create_graph: bool):
             ones = array_module(data).empty_like(data)
             ones.fill(1)
         return _wrap(ones, False, None) if create_graph else ones
-    if gradient.__class__ not in TENSOR_TYPES:
-        from ..creation import tensor as make_tensor
-
-        gradient = make_tensor(gradient, dtype=root.dtype, device=root.device)
+    if gradient.__class__ not in TENSOR_TYPES:  # as ag.tensor(gradient, dtype=..., device=...)
+        gradient = leaf(as_array(gradient, default_float().numpy, root.dtype), root.device)
     if tuple(gradient.shape) != tuple(root.shape):
         raise RuntimeError(
             f"Mismatch in shape: grad_output[{index}] has a shape of {gradient.shape} and "
@@ -135,26 +135,6 @@ def _pruned(order, only, captured):
     return [n for n in order if n in leads or n in captured], leads
 
 
-def _check_versions(node) -> None:
-    saved = [t._data for t in node.saved if t.__class__ in TENSOR_TYPES]
-    owners = [(t.grad_fn.name() if t.grad_fn is not None else None) for t in node.saved
-              if t.__class__ in TENSOR_TYPES]
-    if node.saves_output and node.out is not None:
-        saved.append(node.out)
-        owners.append(node.name())
-    for array, owner in zip(saved, owners):
-        now, then = versions.version(array), versions.version_at(array, node._versions)
-        if now != then:
-            described = f"[ag.{from_numpy(array.dtype).tensor_type} {list(array.shape)}]"
-            made_by = f", which is output 0 of {owner}," if owner else ""
-            raise RuntimeError(
-                f"one of the variables needed for gradient computation has been modified by an "
-                f"inplace operation: {described}{made_by} is at version {now}; expected version "
-                f"{then} instead. Hint: the backward of {node.name()} needs the value it saved; "
-                f"modify a clone() instead, or do the in-place change after backward."
-            )
-
-
 def steps(roots, gradients, retain_graph=None, create_graph=False, inputs=None, accumulate=True,
           captured=None, report=True):
     """Yield a ``BackwardStep`` per op node. ``inputs`` limits which leaves accumulate;
@@ -207,7 +187,7 @@ def steps(roots, gradients, retain_graph=None, create_graph=False, inputs=None, 
                 if node.saved is None:
                     raise RuntimeError(_freed_message(node))
                 if node._versions != versions.clock:
-                    _check_versions(node)
+                    versions.check(node)
                 grad_inputs = node.backward(F, grad_output)
                 if not retain_graph and (node.saved or node.saves_output):
                     node.saved = None

@@ -1,18 +1,20 @@
 """Differentiable primitives (``Op``) and the user's custom ``Function``.
 
 An ``Op`` subclass is one primitive: ``forward`` computes arrays, ``backward`` is
-written once against an algebra ``F`` (see ``ops/algebra.py``) so the same
+written once against an algebra ``F`` (see ``autograd/algebra.py``) so the same
 formula runs on raw arrays in a plain backward and on tensors, recording a graph,
 under ``create_graph=True``. ``apply`` is the per-op hot path: it runs forward,
 and records a node only when grad mode is on and an input requires grad.
 """
 from __future__ import annotations
 
+import inspect
+
 from .. import backend
 from ..core import TENSOR_TYPES, _wrap
 from ..dtypes import from_numpy
-from ..ops.algebra import sum_to
 from . import devices, state, versions
+from .algebra import sum_to
 from .node import Node, next_sequence_number
 
 _new = object.__new__
@@ -234,7 +236,9 @@ class Function:
         raise NotImplementedError("a Function subclass must define backward(ctx, grad)")
 
     @classmethod
-    def apply(cls, *args):
+    def apply(cls, *args, **kwargs):
+        if kwargs:
+            args = _bind_keywords(cls, args, kwargs)
         ctx = FunctionCtx()
         ctx.saved = ()
         ctx._function = cls
@@ -261,6 +265,30 @@ class Function:
         if state.listener is not None:
             state.listener.on_op(ctx, args, out)
         return out
+
+
+_MISSING = object()  # a parameter no argument was bound to
+
+
+def _bind_keywords(cls, args: tuple, kwargs: dict) -> tuple:
+    """``apply``'s keyword arguments moved to their places among ``forward``'s positional
+    parameters, as PyTorch does: they become inputs like positional ones (``backward``
+    returns a gradient, or None, for each), and defaults are not filled in."""
+    params = [p.name for p in list(inspect.signature(cls.forward).parameters.values())[1:]
+              if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    placed = list(args)
+    for name, value in kwargs.items():
+        if name not in params:
+            raise TypeError(f"forward() got an unexpected keyword argument '{name}'")
+        position = params.index(name)
+        if position < len(args):
+            raise TypeError(f"forward() got multiple values for argument '{name}'")
+        placed.extend([_MISSING] * (position + 1 - len(placed)))
+        placed[position] = value
+    for position, value in enumerate(placed):
+        if value is _MISSING:
+            raise TypeError(f"forward() missing required argument: '{params[position]}' (position {position})")
+    return tuple(placed)
 
 
 def _sums_to(grad_shape: tuple, shape: tuple) -> bool:

@@ -2,8 +2,11 @@
 instead of accumulated into ``.grad``."""
 from __future__ import annotations
 
+import numpy
+
 from ..core import TENSOR_TYPES, _wrap
 from .engine import steps
+from .leaves import leaf
 
 
 def _as_list(x) -> list:
@@ -40,9 +43,7 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
         found = captured[tensor.grad_fn if tensor.grad_fn is not None else tensor]
         if found is None:
             if materialize_grads:
-                from ..creation import zeros_like
-
-                result.append(zeros_like(tensor))
+                result.append(leaf(numpy.zeros(tensor.shape, tensor._data.dtype), tensor.device))
                 continue
             if not allow_unused:
                 raise RuntimeError(

@@ -1,9 +1,13 @@
 """``gradcheck``: compare backward with central finite differences, as PyTorch does."""
 from __future__ import annotations
 
+import warnings
+
 import numpy
 
 from ..core import TENSOR_TYPES, _wrap
+from . import grad_mode
+from .grad import grad
 
 
 class GradcheckError(RuntimeError):
@@ -17,8 +21,6 @@ def _outputs(func, inputs) -> list:
 
 def numerical_jacobians(func, inputs, eps: float) -> list:
     """One (output elements x input elements) matrix per (output, differentiable input)."""
-    from . import grad_mode
-
     with grad_mode.no_grad():
         sizes = [o._data.size for o in _outputs(func, inputs)]
         result = []
@@ -41,8 +43,6 @@ def numerical_jacobians(func, inputs, eps: float) -> list:
 
 
 def analytical_jacobians(func, inputs) -> list:
-    from .grad import grad
-
     differentiable = [t for t in inputs if t.__class__ in TENSOR_TYPES and t.requires_grad]
     outputs = _outputs(func, inputs)
     result = [[numpy.zeros((o._data.size, t._data.size)) for o in outputs] for t in differentiable]
@@ -70,8 +70,6 @@ def gradcheck(func, inputs, *, eps: float = 1e-6, atol: float = 1e-5, rtol: floa
     inputs = (inputs,) if inputs.__class__ in TENSOR_TYPES else tuple(inputs)
     for t in inputs:
         if t.__class__ in TENSOR_TYPES and t.requires_grad and t._data.dtype != numpy.float64:
-            import warnings
-
             warnings.warn(f"gradcheck: an input is {t._data.dtype}, not float64; the check may fail "
                           f"from rounding alone", stacklevel=2)
     numerical = numerical_jacobians(func, inputs, eps)

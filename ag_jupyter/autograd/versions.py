@@ -16,6 +16,9 @@ from __future__ import annotations
 
 import weakref
 
+from ..core import TENSOR_TYPES
+from ..dtypes import from_numpy
+
 # id(owning array) -> [changes forgotten, clock value of each remembered change...]
 _history: dict[int, list[int]] = {}
 _KEEP = 16  # remembered changes per array, after pruning
@@ -23,8 +26,23 @@ _LONGEST = 2 * _KEEP + 1  # a history pruned when it grows past this
 clock = 0
 
 
+# Arrays that count their own versions though they view another's memory: what ``.data``
+# hands out. PyTorch's ``.data`` shares the storage but not the version counter, so
+# ``w.data -= lr * w.grad`` does not trip the check of a graph that saved ``w``. A view
+# taken of ``w.data`` (``w.data[0].fill_(1)``) still counts as ``w``'s: NumPy and CuPy point
+# every view's ``.base`` at the memory's owner, so nothing leads back to the marked array.
+_own_counters: weakref.WeakValueDictionary = weakref.WeakValueDictionary()
+
+
+def own_counter(array):
+    """Give ``array`` (a fresh view) a version counter of its own; return it."""
+    _own_counters[id(array)] = array
+    return array
+
+
 def _owner(array):
-    while getattr(array, "base", None) is not None and hasattr(array.base, "shape"):
+    while getattr(array, "base", None) is not None and hasattr(array.base, "shape") \
+            and _own_counters.get(id(array)) is not array:
         array = array.base
     return array
 
@@ -57,3 +75,24 @@ def version_at(array, moment: int) -> int:
     if changes is None:
         return 0
     return changes[0] + sum(1 for when in changes[1:] if when <= moment)
+
+
+def check(node) -> None:
+    """Refuse a backward whose saved values were modified in place since ``node`` saved them."""
+    saved = [t._data for t in node.saved if t.__class__ in TENSOR_TYPES]
+    owners = [(t.grad_fn.name() if t.grad_fn is not None else None) for t in node.saved
+              if t.__class__ in TENSOR_TYPES]
+    if node.saves_output and node.out is not None:
+        saved.append(node.out)
+        owners.append(node.name())
+    for array, owner in zip(saved, owners):
+        now, then = version(array), version_at(array, node._versions)
+        if now != then:
+            described = f"[ag.{from_numpy(array.dtype).tensor_type} {list(array.shape)}]"
+            made_by = f", which is output 0 of {owner}," if owner else ""
+            raise RuntimeError(
+                f"one of the variables needed for gradient computation has been modified by an "
+                f"inplace operation: {described}{made_by} is at version {now}; expected version "
+                f"{then} instead. Hint: the backward of {node.name()} needs the value it saved; "
+                f"modify a clone() instead, or do the in-place change after backward."
+            )

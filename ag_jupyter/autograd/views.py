@@ -26,8 +26,8 @@ import numpy
 
 from ..backend import array_module
 from ..core import TENSOR_TYPES, _wrap
-from ..ops.algebra import ARRAYS as _ARRAY_ALGEBRA
 from . import hooks, state, versions
+from .algebra import ARRAYS as _ARRAY_ALGEBRA
 from .function import Op, _links
 from .node import Node, next_sequence_number
 
@@ -272,9 +272,7 @@ class CopySlices(Node):
         view_grad = replay(grad, self.chain) if F.records else raw
         op = self.op
         if op._versions != versions.clock:
-            from .engine import _check_versions
-
-            _check_versions(op)
+            versions.check(op)
         grads = op.backward(F, view_grad)
         inside = _scatter(steps, array_module(raw).ones(raw.shape, dtype=raw.dtype), _ARRAY_ALGEBRA) != 0
         written = grads[0]

@@ -21,6 +21,8 @@ from nbconvert.exporters import HTMLExporter
 from nbconvert.preprocessors import Preprocessor
 from traitlets import default
 
+from ..widgets.page import graph_markup, head_assets, state_from_traits
+
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
 SVG = "image/svg+xml"
@@ -38,8 +40,6 @@ class GraphOutputs(Preprocessor):
     ``--execute``, so it sees the state the run saved."""
 
     def preprocess(self, nb, resources):
-        from ..widgets.page import graph_markup, state_from_traits
-
         saved = ((nb.metadata.get("widgets") or {}).get(WIDGET_STATE) or {}).get("state") or {}
         stepping = pictures = 0
         other_widgets = False
@@ -90,8 +90,6 @@ class SteppableHTMLExporter(HTMLExporter):
         self.register_preprocessor(GraphOutputs, enabled=True)  # last: after --execute
 
     def from_notebook_node(self, nb, resources=None, **kw):
-        from ..widgets.page import head_assets
-
         nb = copy.deepcopy(nb)  # the preprocessor rewrites outputs; the caller's notebook stays as it was
         resources = dict(resources or {})
         resources["ag_jupyter"] = {"head": head_assets()}

@@ -7,18 +7,26 @@
 >>> model[0].weight.grad.shape
 ag.Size([8, 2])
 """
-from . import functional, init
-from .activation import LogSoftmax, ReLU, Sigmoid, Softmax, Tanh
-from .container import ModuleList, Sequential
-from .dropout import Dropout
+from . import functional, init, utils
+from .activation import ELU, GELU, LeakyReLU, LogSoftmax, ReLU, Sigmoid, SiLU, Softmax, Softplus, Tanh
+from .container import ModuleDict, ModuleList, ParameterList, Sequential
+from .dropout import Dropout, Dropout2d
 from .flatten import Flatten
 from .linear import Identity, Linear
-from .loss import CrossEntropyLoss, MSELoss, NLLLoss
+from .loss import BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, HuberLoss, L1Loss, MSELoss, NLLLoss, SmoothL1Loss
 from .module import Module
+from .normalization import BatchNorm1d, BatchNorm2d, LayerNorm
 from .parameter import Parameter
+from .sparse import Embedding
 
 __all__ = [
     "Module", "Parameter", "Linear", "Identity", "Sequential", "ModuleList", "Flatten",
     "ReLU", "Tanh", "Sigmoid", "Softmax", "LogSoftmax", "Dropout",
     "MSELoss", "CrossEntropyLoss", "NLLLoss", "functional", "init",
+    # issue 30, the layers a course uses
+    "GELU", "LeakyReLU", "SiLU", "ELU", "Softplus",
+    "L1Loss", "SmoothL1Loss", "HuberLoss", "BCELoss", "BCEWithLogitsLoss",
+    "BatchNorm1d", "BatchNorm2d", "LayerNorm", "Embedding", "ModuleDict", "ParameterList",
+    "Dropout2d",
 ]
+__all__ += ["utils"]

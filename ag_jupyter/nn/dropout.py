@@ -1,4 +1,5 @@
-"""``Dropout``: zero a random fraction ``p`` of activations while training."""
+"""``Dropout`` and ``Dropout2d``: zero a random fraction ``p`` of activations (or of whole
+channels) while training."""
 from __future__ import annotations
 
 from ..tensor import Tensor
@@ -29,3 +30,12 @@ class Dropout(Module):
 
     def extra_repr(self) -> str:
         return f"p={self.p}, inplace={self.inplace}"
+
+
+class Dropout2d(Dropout):
+    """Dropout of whole channels: in training each feature map ``input[n, c]`` of an
+    ``(N, C, H, W)`` input is zeroed with probability ``p`` (neighbouring pixels are
+    alike, so dropping single ones would teach little); the rest are scaled by ``1/(1-p)``."""
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.dropout2d(input, self.p, self.training, self.inplace)

@@ -13,6 +13,7 @@ from collections import OrderedDict
 from .. import backend, dtypes
 from ..autograd import state
 from ..tensor import TENSOR_TYPES
+from . import state_dict as state_dicts  # the module: Module's methods share its functions' names
 from .hooks import RemovableHandle, observed_call
 from .parameter import Parameter
 
@@ -72,7 +73,7 @@ class Module:
         if isinstance(value, Parameter):
             if params is None:
                 raise AttributeError("cannot assign parameters before Module.__init__() call")
-            self._forget(name)
+            self._forget(name, keep=params)
             params[name] = value
         elif params is not None and name in params:
             if value is not None:
@@ -83,7 +84,7 @@ class Module:
             modules = self.__dict__.get("_modules")
             if modules is None:
                 raise AttributeError("cannot assign module before Module.__init__() call")
-            self._forget(name)
+            self._forget(name, keep=modules)
             modules[name] = value
         elif self.__dict__.get("_modules") is not None and name in self._modules:
             if value is not None:
@@ -98,11 +99,16 @@ class Module:
         else:
             object.__setattr__(self, name, value)
 
-    def _forget(self, name: str) -> None:
+    def _forget(self, name: str, keep: OrderedDict | None = None) -> None:
+        """Drop ``name`` from every table but ``keep``, the one it is about to be stored in:
+        a re-assigned parameter (or module, or buffer) keeps its first place in
+        ``named_parameters()`` and ``state_dict()``, as in PyTorch."""
         self.__dict__.pop(name, None)
         for table in (self._parameters, self._buffers, self._modules):
-            table.pop(name, None)
-        self._non_persistent_buffers.discard(name)
+            if table is not keep:
+                table.pop(name, None)
+        if keep is not self._buffers:
+            self._non_persistent_buffers.discard(name)
 
     def __getattr__(self, name: str):
         # Called only when normal lookup fails: parameters, buffers and children live here.
@@ -130,7 +136,7 @@ class Module:
         if param is not None and not isinstance(param, Parameter):
             raise TypeError(f"cannot assign '{_type_name(param)}' object to parameter '{name}' "
                             f"(ag.nn.Parameter or None required)")
-        self._forget(name)
+        self._forget(name, keep=self._parameters)
         self._parameters[name] = param
 
     def register_buffer(self, name: str, tensor, persistent: bool = True) -> None:
@@ -139,16 +145,18 @@ class Module:
         if tensor is not None and tensor.__class__ not in TENSOR_TYPES:
             raise TypeError(f"cannot assign '{_type_name(tensor)}' object to buffer '{name}' "
                             f"(ag.Tensor or None required)")
-        self._forget(name)
+        self._forget(name, keep=self._buffers)
         self._buffers[name] = tensor
-        if not persistent:
+        if persistent:
+            self._non_persistent_buffers.discard(name)
+        else:
             self._non_persistent_buffers.add(name)
 
     def add_module(self, name: str, module: "Module | None") -> None:
         if module is not None and not isinstance(module, Module):
             raise TypeError(f"{_type_name(module)} is not a Module subclass")
         _check_name(self, name, "module")
-        self._forget(name)
+        self._forget(name, keep=self._modules)
         self._modules[name] = module
 
     register_module = add_module
@@ -251,16 +259,12 @@ class Module:
     def state_dict(self, destination=None, prefix: str = "", keep_vars: bool = False) -> OrderedDict:
         """Every parameter and persistent buffer by dotted name. The values share memory
         with the model (detached unless ``keep_vars``), as in PyTorch."""
-        from .state_dict import state_dict
-
-        return state_dict(self, destination, prefix, keep_vars)
+        return state_dicts.state_dict(self, destination, prefix, keep_vars)
 
     def load_state_dict(self, state_dict, strict: bool = True):
         """Copy values from ``state_dict``. Every key and shape is checked first: a refused
         load raises and changes nothing. Returns ``(missing_keys, unexpected_keys)``."""
-        from .state_dict import load_state_dict
-
-        return load_state_dict(self, state_dict, strict)
+        return state_dicts.load_state_dict(self, state_dict, strict)
 
     # ----- devices and dtypes ---------------------------------------------------------
     def _apply(self, convert) -> "Module":

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from ..backend import array_module
 from ..core import _wrap
+from ..creation import empty
 from ..tensor import TENSOR_TYPES, Tensor
 
 
@@ -22,8 +23,6 @@ class Parameter(Tensor):
 
     def __init__(self, data: Tensor | None = None, requires_grad: bool = True):
         if data is None:
-            from ..creation import empty
-
             data = empty(0)
         elif data.__class__ not in TENSOR_TYPES:
             raise TypeError(f"Parameter expects a tensor, got {type(data).__name__} "

@@ -9,12 +9,12 @@ import math
 
 import numpy
 
+from ..autograd.algebra import sum_to
 from ..autograd.function import BinaryOp, Op
 from ..backend import array_module
 from ..core import TENSOR_TYPES
 from ..dtypes import default_float
 from ..promotion import cast_operands, check_python_int, result_type
-from .algebra import sum_to
 
 
 def _true_divide(x, y):

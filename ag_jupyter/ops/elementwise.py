@@ -5,8 +5,11 @@ too, since the rest of the package imports them from this module.
 """
 from __future__ import annotations
 
+from ..arrays import as_array
+from ..autograd.algebra import provide
+from ..autograd.leaves import leaf
 from ..core import TENSOR_TYPES
-from ..dtypes import from_numpy
+from ..dtypes import default_float, from_numpy
 from ..promotion import result_type
 from .binary import Add, Binary, Div, Maximum, Minimum, Mul, Pow, Sub, Where, broadcast_error
 from .unary import Abs, Clamp, Cos, Exp, Log, Neg, Relu, Sigmoid, Sin, Sqrt, Tanh, Unary, UnaryOnOutput
@@ -48,10 +51,8 @@ def _scaled(op, input, other, alpha):
 
 def _as_tensors(input, other):
     """Two numbers make a tensor of PyTorch's default dtype (``ag.add(0.5, 1.5)`` is float32)."""
-    if input.__class__ not in TENSOR_TYPES and other.__class__ not in TENSOR_TYPES:
-        from ..creation import tensor
-
-        input = tensor(input)
+    if input.__class__ not in TENSOR_TYPES and other.__class__ not in TENSOR_TYPES:  # as ag.tensor(input)
+        input = leaf(as_array(input, default_float().numpy, None), None)
     return input, other
 
 
@@ -78,6 +79,9 @@ def _require_tensors(op: str, input, other) -> None:
 
 def where(condition, input, other):
     return Where.apply(input, other, condition)
+
+
+provide("where", where)  # the tensor algebra's where (autograd/algebra.py)
 
 
 def neg(input):

@@ -1,6 +1,9 @@
 """Indexing: basic (ints, slices, None, Ellipsis) and integer-array / boolean-mask."""
 from __future__ import annotations
 
+import numpy
+
+from ..autograd.algebra import provide
 from ..autograd.function import Op
 from ..autograd.views import ViewOp
 from ..backend import array_module, is_cuda_array, scatter_add
@@ -23,8 +26,6 @@ def _part(k):
             return int(data)
         return data
     if isinstance(k, list):
-        import numpy
-
         array = numpy.asarray(k)
         return array.astype(numpy.int64) if array.size == 0 else array  # x[[]]: no rows, as torch
     return k
@@ -187,6 +188,9 @@ class IndexAdd(Op):
 
     def backward(self, F, grad):
         return (grad[self.key],)
+
+
+provide("index_add", IndexAdd.apply)  # Index's gradient under create_graph (autograd/algebra.py)
 
 
 def index(input, key):

@@ -1,9 +1,9 @@
 """Matrix products. ``matmul`` follows NumPy/PyTorch rules for 1-D and batched inputs."""
 from __future__ import annotations
 
+from ..autograd.algebra import sum_to
 from ..autograd.function import BinaryOp, Op
 from ..dtypes import scalar_type_name
-from .algebra import sum_to
 
 _MATMUL_NAMES = {(2, 2): "MmBackward0", (1, 1): "DotBackward0", (2, 1): "MvBackward0"}  # PyTorch's, by ndims
 

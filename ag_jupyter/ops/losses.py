@@ -7,12 +7,12 @@ from __future__ import annotations
 
 import numpy
 
+from ..autograd.algebra import sum_to
 from ..autograd.function import Op
 from ..backend import array_module, require_same_device
 from ..core import TENSOR_TYPES
 from ..dtypes import scalar_type_name
 from ..promotion import require_floating, result_type
-from .algebra import sum_to
 
 
 def _reduce(values, reduction: str):

@@ -17,7 +17,7 @@ from __future__ import annotations
 from .. import core
 from ..autograd import state, versions
 from ..autograd.node import next_sequence_number
-from .operands import INT_OR_FLOAT, operand
+from ..operands import INT_OR_FLOAT, operand
 
 _new = object.__new__
 

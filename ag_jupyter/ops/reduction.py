@@ -6,12 +6,13 @@ from collections import namedtuple
 
 import numpy
 
+from ..autograd.algebra import ARRAYS
 from ..autograd.function import Op
 from ..backend import array_module
 from ..core import TENSOR_TYPES, _wrap
 from ..promotion import refuse_bool, require_floating
-from .algebra import ARRAYS
 from .dims import kept_shape, normalize_dim, normalize_dims, reduced_count
+from .elementwise import maximum, minimum
 
 _SUMMED_AS_IS = {numpy.dtype(numpy.float32), numpy.dtype(numpy.float64)}  # NumPy sums float16 in float32
 
@@ -46,6 +47,8 @@ class Sum(Reduction):
     formula = r"\frac{\partial u}{\partial a_i} = 1"
 
     def forward(self, a, dim=None, keepdim=False):
+        if a._data.dtype.kind == "u":  # NumPy sums uint8 as uint64, a dtype PyTorch refuses; it sums as int64
+            return ARRAYS.sum(a._data.astype(numpy.int64), self.setup(a, dim, keepdim), keepdim)
         return ARRAYS.sum(a._data, self.setup(a, dim, keepdim), keepdim)
 
     def backward(self, F, grad):
@@ -220,7 +223,9 @@ class Norm(Reduction):
         dims = self.setup(a, dim, keepdim)
         self.saved = (a,)
         x = a._data
-        out = self.out = ((x * x).sum(axis=dims, keepdims=keepdim)) ** 0.5
+        if x.dtype.itemsize < 4:  # float16's squares overflow at 256: PyTorch sums them in float32
+            x = x.astype("float32")
+        out = self.out = (((x * x).sum(axis=dims, keepdims=keepdim)) ** 0.5).astype(a._data.dtype, copy=False)
         return out
 
     def backward(self, F, grad):
@@ -267,8 +272,6 @@ def norm(input, p=2, dim=None, keepdim=False):
 
 def _extreme(kind, whole, along, input, dim, keepdim):
     if dim.__class__ in TENSOR_TYPES:  # ag.max(a, b) is the elementwise maximum, as in PyTorch
-        from .elementwise import maximum, minimum
-
         return (maximum if kind == "max" else minimum)(input, dim)
     if dim is None:
         return whole.apply(input)

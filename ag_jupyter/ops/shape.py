@@ -2,11 +2,11 @@
 cat, stack, clone and dtype conversion. Their backward only moves numbers around."""
 from __future__ import annotations
 
+from ..autograd.algebra import sum_to
 from ..autograd.function import Op
 from ..autograd.views import ViewOp
 from ..backend import array_module
 from ..promotion import result_type
-from .algebra import sum_to
 from .dims import normalize_dim
 
 

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import numpy
 
+from ..autograd.algebra import stable_sigmoid
 from ..autograd.function import Op, UnaryOp
-from ..backend import array_module
 from ..core import TENSOR_TYPES
 from ..promotion import floating, refuse_bool, result_type
 
@@ -135,18 +135,11 @@ class Tanh(UnaryOnOutput):
         return (grad * (1 - out * out),)
 
 
-def _sigmoid(x):
-    # exp of a negative number only, so large |x| never overflows
-    xp = array_module(x)
-    e = xp.exp(-xp.abs(x))
-    return xp.where(x >= 0, 1 / (1 + e), e / (1 + e)).astype(x.dtype, copy=False)
-
-
 class Sigmoid(UnaryOnOutput):
     __slots__ = ()
     node_name = "SigmoidBackward0"
     symbol = "σ"
-    ufunc = staticmethod(_sigmoid)
+    ufunc = staticmethod(stable_sigmoid)
     formula = r"\frac{\partial u}{\partial a} = \sigma(a)\,(1 - \sigma(a)) = u(1-u)"
 
     def backward(self, F, grad):

@@ -2,10 +2,11 @@
 PyTorch draws it (``CopySlices`` and views are in ``autograd/views.py``)."""
 from __future__ import annotations
 
+from ..autograd.algebra import sum_to
 from ..autograd.function import Op
 from ..backend import array_module, device_of, move
 from ..core import TENSOR_TYPES
-from .algebra import sum_to
+from .indexing import array_key, check_gpu_bounds, without_empty_ellipsis
 
 
 class SetIndex(Op):
@@ -19,18 +20,40 @@ class SetIndex(Op):
                r"\frac{\partial u}{\partial v} = 1 \text{ at the written entries}")
 
     def forward(self, base, value, key):
-        from .indexing import array_key, check_gpu_bounds, without_empty_ellipsis
-
         self.key = without_empty_ellipsis(array_key(key), base._data.ndim)
         check_gpu_bounds(base._data, self.key)
         out = base._data.copy()
         written = value._data if value.__class__ in TENSOR_TYPES else value
-        out[self.key] = written
         self.value_shape = getattr(written, "shape", ())
+        out[self.key] = _without_leading_ones(written)
         kept = array_module(out).ones(out.shape, dtype=bool)
         kept[self.key] = False
         self.kept = kept
         return out
+
+    @classmethod
+    def explain(cls, args, error: Exception) -> Exception | None:
+        """NumPy's "could not broadcast" as PyTorch's expand message, naming both shapes."""
+        base, value, key = args
+        if not isinstance(error, ValueError) or not hasattr(value, "shape"):
+            return None
+        try:
+            slot = list(base._data[array_key(key)].shape)
+        except (IndexError, TypeError, ValueError):
+            return None
+        shape = list(_without_leading_ones(value._data if value.__class__ in TENSOR_TYPES else value).shape)
+        if len(shape) > len(slot):
+            name = f"ag.{value.dtype.tensor_type}" if value.__class__ in TENSOR_TYPES else "array"
+            return RuntimeError(f"expand({name}{{{shape}}}, size={slot}): the number of sizes provided "
+                                f"({len(slot)}) must be greater or equal to the number of dimensions in "
+                                f"the tensor ({len(shape)})")
+        lead = len(slot) - len(shape)
+        for dim, size in enumerate(shape):
+            if size != 1 and size != slot[lead + dim]:
+                return RuntimeError(f"The expanded size of the tensor ({slot[lead + dim]}) must match the "
+                                    f"existing size ({size}) at non-singleton dimension {lead + dim}.  "
+                                    f"Target sizes: {slot}.  Tensor sizes: {shape}")
+        return None
 
     def backward(self, F, grad):
         follow_base, follow_value = self._next
@@ -40,6 +63,14 @@ class SetIndex(Op):
         if follow_value is not None:
             grad_value = sum_to(F, grad[self.key], self.value_shape)
         return grad_base, grad_value
+
+
+def _without_leading_ones(array):
+    """A written value without its leading dimensions of size 1, which PyTorch drops before it
+    broadcasts the value to the slot (``x[0] = v`` with v of shape (1, 3), or (1,) into one element)."""
+    shape = getattr(array, "shape", ())
+    lead = next((dim for dim, size in enumerate(shape) if size != 1), len(shape))
+    return array.reshape(shape[lead:]) if lead else array
 
 
 class Copy(Op):

@@ -1,4 +1,5 @@
-"""``ag.optim``: optimizers with PyTorch's update rules (``SGD``, ``Adam``).
+"""``ag.optim``: optimizers with PyTorch's update rules (``SGD``, ``Adam``, ``AdamW``,
+``RMSprop``, ``Adagrad``) and ``ag.optim.lr_scheduler``.
 
 >>> import ag_jupyter as ag
 >>> model = ag.nn.Linear(3, 1)
@@ -8,8 +9,11 @@
 >>> model.weight.grad is None
 True
 """
-from .adam import Adam
+from . import lr_scheduler
+from .adagrad import Adagrad
+from .adam import Adam, AdamW
 from .optimizer import Optimizer
+from .rmsprop import RMSprop
 from .sgd import SGD
 
-__all__ = ["Optimizer", "SGD", "Adam"]
+__all__ = ["Optimizer", "SGD", "Adam", "AdamW", "RMSprop", "Adagrad", "lr_scheduler"]

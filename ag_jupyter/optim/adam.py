@@ -1,10 +1,10 @@
-"""Adam, with PyTorch's bias correction, weight decay and AMSGrad."""
+"""Adam, with PyTorch's bias correction, weight decay (coupled, or decoupled as AdamW) and AMSGrad."""
 from __future__ import annotations
 
 import numpy
 
 from ..backend import array_module
-from .optimizer import Optimizer, new_state_tensor, updated
+from .optimizer import Optimizer, filled_state_tensor, lerp_into, new_state_tensor, updated
 
 
 class Adam(Optimizer):
@@ -12,7 +12,9 @@ class Adam(Optimizer):
 
     ``m = β₁ m + (1-β₁) g``, ``v = β₂ v + (1-β₂) g²`` (``g`` plus ``weight_decay * p``),
     then ``p -= lr / (1-β₁ᵗ) * m / (sqrt(v) / sqrt(1-β₂ᵗ) + eps)``; with ``amsgrad``
-    ``v`` is replaced by its running maximum in the denominator.
+    ``v`` is replaced by its running maximum in the denominator. With
+    ``decoupled_weight_decay`` (what ``AdamW`` is) the decay shrinks the weights,
+    ``p *= 1 - lr * weight_decay``, instead of entering the gradient.
 
     >>> import ag_jupyter as ag
     >>> w = ag.nn.Parameter(ag.tensor([1.0, -2.0]))
@@ -23,39 +25,38 @@ class Adam(Optimizer):
     """
 
     def __init__(self, params, lr: float = 1e-3, betas: tuple = (0.9, 0.999), eps: float = 1e-8,
-                 weight_decay: float = 0, amsgrad: bool = False, *, maximize: bool = False) -> None:
-        if lr < 0.0:
+                 weight_decay: float = 0, amsgrad: bool = False, *, maximize: bool = False,
+                 decoupled_weight_decay: bool = False) -> None:
+        if not 0.0 <= lr:
             raise ValueError(f"Invalid learning rate: {lr}")
-        if eps < 0.0:
+        if not 0.0 <= eps:
             raise ValueError(f"Invalid epsilon value: {eps}")
         for i, beta in enumerate(betas):
             if not 0.0 <= beta < 1.0:
                 raise ValueError(f"Invalid beta parameter at index {i}: {beta}")
-        if weight_decay < 0.0:
+        if not 0.0 <= weight_decay:
             raise ValueError(f"Invalid weight_decay value: {weight_decay}")
         super().__init__(params, dict(lr=lr, betas=tuple(betas), eps=eps, weight_decay=weight_decay,
-                                      amsgrad=amsgrad, maximize=maximize))
+                                      amsgrad=amsgrad, maximize=maximize,
+                                      decoupled_weight_decay=decoupled_weight_decay))
 
     def _init_state(self, param) -> dict:
-        xp = array_module(param._data)
         state = {"step": new_state_tensor(numpy.zeros((), numpy.float32)),
-                 "exp_avg": new_state_tensor(xp.zeros_like(param._data)),
-                 "exp_avg_sq": new_state_tensor(xp.zeros_like(param._data))}
+                 "exp_avg": filled_state_tensor(param), "exp_avg_sq": filled_state_tensor(param)}
         self.state[param] = state
         return state
 
     def _update_group(self, group: dict) -> None:
         lr, (beta1, beta2), eps = group["lr"], group["betas"], group["eps"]
-        amsgrad = group["amsgrad"]
-        for param, grad in self._gradients(group):
+        amsgrad, weight_decay = group["amsgrad"], group["weight_decay"]
+        decoupled = group.get("decoupled_weight_decay", False)
+        for param, grad in self._gradients(group, decay_into_gradient=not decoupled):
             state = self.state.get(param) or self._init_state(param)
             state["step"]._data += 1
+            if decoupled and weight_decay != 0:
+                param._data *= 1 - lr * weight_decay
             exp_avg, exp_avg_sq = state["exp_avg"]._data, state["exp_avg_sq"]._data
-            weight = 1 - beta1  # exp_avg.lerp_(grad, weight), with PyTorch's two formulas
-            if weight < 0.5:
-                exp_avg += weight * (grad - exp_avg)
-            else:
-                exp_avg[...] = grad - (grad - exp_avg) * (1 - weight)
+            lerp_into(exp_avg, grad, 1 - beta1)
             exp_avg_sq *= beta2
             exp_avg_sq += (1 - beta2) * grad * grad
             step = float(state["step"]._data)
@@ -63,7 +64,7 @@ class Adam(Optimizer):
             bias_correction2_sqrt = (1 - beta2 ** step) ** 0.5
             if amsgrad:  # the running maximum starts at zero on the first amsgrad step
                 if "max_exp_avg_sq" not in state:
-                    state["max_exp_avg_sq"] = new_state_tensor(array_module(exp_avg_sq).zeros_like(exp_avg_sq))
+                    state["max_exp_avg_sq"] = filled_state_tensor(param)
                 largest = state["max_exp_avg_sq"]._data
                 array_module(largest).maximum(largest, exp_avg_sq, out=largest)
                 second = largest
@@ -73,3 +74,22 @@ class Adam(Optimizer):
             denom = xp.sqrt(second) / bias_correction2_sqrt + eps
             param._data += (-(lr / bias_correction1)) * exp_avg / denom
             updated(param)
+
+
+class AdamW(Adam):
+    r"""Adam with decoupled weight decay (Loshchilov & Hutter), as PyTorch's ``AdamW``:
+    each step first shrinks the weights, ``p *= 1 - lr * weight_decay`` (default 0.01),
+    and the moments see the plain gradient.
+
+    >>> import ag_jupyter as ag
+    >>> w = ag.nn.Parameter(ag.tensor([1.0, -2.0]))
+    >>> opt = ag.optim.AdamW([w], lr=0.1, weight_decay=0.5)
+    >>> (w * w).sum().backward(); opt.step()
+    >>> [round(v, 4) for v in w.tolist()]  # w * (1 - 0.05), then moved by lr
+    [0.85, -1.8]
+    """
+
+    def __init__(self, params, lr: float = 1e-3, betas: tuple = (0.9, 0.999), eps: float = 1e-8,
+                 weight_decay: float = 1e-2, amsgrad: bool = False, *, maximize: bool = False) -> None:
+        super().__init__(params, lr, betas, eps, weight_decay, amsgrad, maximize=maximize,
+                         decoupled_weight_decay=True)

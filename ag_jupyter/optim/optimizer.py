@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import itertools
 import warnings
+from collections import defaultdict
 
 from ..autograd import versions
 from ..autograd.grad_mode import enable_grad, no_grad
@@ -24,7 +25,7 @@ class Optimizer:
 
     def __init__(self, params, defaults: dict) -> None:
         self.defaults = defaults
-        self.state: dict = {}
+        self.state: dict = defaultdict(dict)  # as PyTorch: opt.state[p] is {} before p's first step
         self.param_groups: list[dict] = []
         if params.__class__ in TENSOR_TYPES:
             raise TypeError(f"params argument given to the optimizer should be an iterable of Tensors "
@@ -85,16 +86,19 @@ class Optimizer:
         raise NotImplementedError
 
     @staticmethod
-    def _gradients(group: dict):
-        """(param, gradient) for each parameter with a grad, after ``maximize`` and weight
-        decay, as both of PyTorch's optimizers start their update."""
+    def _gradients(group: dict, decay_into_gradient: bool = True):
+        """(param, gradient) for each parameter with a grad, after ``maximize`` and (unless
+        the optimizer decays the weights themselves, as AdamW) weight decay, as PyTorch's
+        optimizers start their update. The parameter's array is an ndarray by then, so the
+        update writes into it."""
         for param in group["params"]:
             if param.grad is None:
                 continue
+            own_array(param)
             grad = param.grad._data
             if group["maximize"]:
                 grad = -grad
-            if group["weight_decay"] != 0:
+            if decay_into_gradient and group["weight_decay"] != 0:
                 grad = grad + group["weight_decay"] * param._data
             yield param, grad
 
@@ -129,7 +133,7 @@ class Optimizer:
             param = by_index.get(index)
             if param is not None:
                 new_state[param] = {k: _state_value(k, v, param, index) for k, v in saved.items()}
-        self.state = new_state
+        self.state = defaultdict(dict, new_state)
         self.param_groups = [dict(saved, params=group["params"])
                              for group, saved in zip(self.param_groups, saved_groups)]
 
@@ -148,7 +152,10 @@ def _state_value(key: str, value, param: Tensor, index):
     ``.to()``, the tensor itself when it is there already: an optimizer loaded from another's
     ``state_dict()`` in the same process shares its state tensors, and stepping one moves
     the other's (through ``ag.save``/``ag.load`` they are new tensors)."""
-    if value.__class__ not in TENSOR_TYPES or key == "step":  # step stays a float32 CPU tensor
+    if value.__class__ not in TENSOR_TYPES:
+        return value
+    own_array(value)  # a tensor shared with another optimizer stays shared, and takes writes
+    if key == "step":  # step stays a float32 CPU tensor
         return value
     array = value._data
     if tuple(array.shape) != tuple(param.shape):
@@ -162,11 +169,36 @@ def _state_value(key: str, value, param: Tensor, index):
 
 def updated(param: Tensor) -> None:
     """Record that an optimizer changed ``param`` in place."""
-    xp = array_module(param._data)
-    if not isinstance(param._data, xp.ndarray):  # a NumPy scalar (a leaf made by a reduction)
-        param._data = xp.asarray(param._data)
     versions.bump(param._data)
 
 
+def own_array(tensor: Tensor) -> None:
+    """Make ``tensor``'s data an ndarray if it is a NumPy scalar (what a whole reduction
+    gives: every 0-d gradient is one). A scalar is immutable: ``data *= 0.9`` on it makes a
+    new scalar and rebinds the name, so an update written in place would be lost."""
+    xp = array_module(tensor._data)
+    if not isinstance(tensor._data, xp.ndarray):
+        tensor._data = xp.array(tensor._data)
+
+
 def new_state_tensor(array) -> Tensor:
-    return _wrap(array, False, None)
+    """A state buffer (momentum, running averages) holding its own copy of ``array``, always
+    an ndarray: a copy of a NumPy scalar, or arithmetic on one, is a scalar again, and the
+    buffer's in-place updates would never reach it (SGD's momentum of a 0-d parameter did
+    not move). Made with the array's own module, so the state lives on its device."""
+    return _wrap(array_module(array).array(array, copy=True), False, None)
+
+
+def filled_state_tensor(param: Tensor, value: float = 0) -> Tensor:
+    """A state buffer of ``param``'s shape, dtype and device, every entry ``value``."""
+    xp = array_module(param._data)
+    return _wrap(xp.full(param._data.shape, value, dtype=param._data.dtype), False, None)
+
+
+def lerp_into(start, end, weight: float) -> None:
+    """``start.lerp_(end, weight)`` in place, with PyTorch's two formulas (the one with the
+    smaller rounding error on each side of 1/2), so running averages match it bit for bit."""
+    if weight < 0.5:
+        start += weight * (end - start)
+    else:
+        start[...] = end - (end - start) * (1 - weight)

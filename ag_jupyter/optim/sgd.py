@@ -37,7 +37,7 @@ class SGD(Optimizer):
                 state = self.state.setdefault(param, {})
                 buffer = state.get("momentum_buffer")
                 if buffer is None:
-                    state["momentum_buffer"] = buffer = new_state_tensor(grad.copy())
+                    state["momentum_buffer"] = buffer = new_state_tensor(grad)
                 else:
                     b = buffer._data
                     b *= momentum

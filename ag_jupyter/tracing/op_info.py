@@ -11,6 +11,7 @@ from __future__ import annotations
 import importlib
 import pkgutil
 
+from .. import ops
 from ..autograd.function import FunctionCtx, Op
 from ..autograd.node import Node
 
@@ -22,8 +23,6 @@ _TORCH_ONLY = {  # nodes PyTorch has and the engine does not (ours draw from the
 
 def op_classes() -> list:
     """Every ``Op`` subclass the engine defines, found recursively (ops/ is imported whole)."""
-    from .. import ops
-
     for module in pkgutil.iter_modules(ops.__path__):
         importlib.import_module(f"{ops.__name__}.{module.name}")
     found, stack = [], list(Op.__subclasses__())

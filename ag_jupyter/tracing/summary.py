@@ -37,6 +37,7 @@ import weakref
 
 import numpy
 
+from ..backend import array_module, device_of
 from .copies import CopyBlocks
 from .statistics import preview, sample_stats, stat
 
@@ -64,8 +65,6 @@ def device_name(array) -> str:
     """``"cpu"`` or ``"cuda:N"`` for an array."""
     if isinstance(array, (numpy.ndarray, numpy.generic)):
         return "cpu"
-    from ..backend import device_of
-
     return str(device_of(array))
 
 
@@ -298,8 +297,6 @@ def _on_device(index, array):
 
 
 def _array_module(array):
-    from ..backend import array_module
-
     return array_module(array)
 
 

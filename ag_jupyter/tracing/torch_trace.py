@@ -32,6 +32,8 @@ def _summary(t):
 class trace_torch:  # noqa: N801 - a context manager named like the function users call
     """Record the graphs and backward order of PyTorch backward calls in the block."""
 
+    watches_forward = False  # whether each function's result goes to ``forward_ran`` (torch_cell.py)
+
     def __init__(self, title: str | None = None, params=None):
         """``params`` names leaves, as ``from_torch``'s does (``model.named_parameters()``)."""
         self.torch = require_torch("ag.trace_torch")
@@ -185,7 +187,10 @@ def _make_mode_class(torch):
         def __torch_function__(self, func, types, args=(), kwargs=None):
             kwargs = kwargs or {}
             if func not in watched:
-                return func(*args, **kwargs)
+                result = func(*args, **kwargs)
+                if self.tracer.watches_forward:
+                    self.tracer.forward_ran(result)
+                return result
             roots = args[0] if args else kwargs.get(watched[func])
             roots = [roots] if isinstance(roots, torch.Tensor) else list(roots)
             return self.tracer.run_backward(func, roots, args, kwargs)

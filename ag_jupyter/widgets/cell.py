@@ -29,17 +29,23 @@ module scopes after the variables holding the modules (``labels.py``,
 from __future__ import annotations
 
 import ast
+import sys
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 
 from IPython.core.error import UsageError
 from IPython.display import display
 
 from ..tensor import TENSOR_TYPES
+from ..torch_switch import cell_on_engine, check_source
 from ..tracing import trace
+from ..tracing.torch_cell import TorchCellTrace
+from .cell_contents import NoGraph, imports_torch, is_torch_tensor, made_by_cell, no_graph, snapshot
 from .graph_widget import GraphWidget
 from .labels import label_trace
 from .live import LiveBackward
-from .scopes import rename_root_scopes
+from .naming import name_torch_trace
+from .scopes import rename_root_scopes, rename_torch_root_scopes
 from .show import build_widget
 
 
@@ -48,6 +54,7 @@ class CellOptions:
     """What ``%%autograd``'s options ask for (validated by ``magics.py``)."""
 
     backward: str | None = None  # run NAME.backward() after the cell
+    engine: bool = False  # run PyTorch code on the engine (torch_switch.py)
     live: bool = False
     output: str | None = None  # store the trace object under this name
     view: dict = field(default_factory=dict)  # GraphWidget traits: animate, direction, speed, max_nodes
@@ -61,23 +68,37 @@ class AutogradCell:
         self.cell = cell
         self.options = options
         self.trace = trace(title=_title(cell))
-        self.widget: GraphWidget | None = None
+        self.torch_trace: TorchCellTrace | None = None  # PyTorch's graph, for a cell of PyTorch code
+        self.widget: GraphWidget | NoGraph | None = None
+        self._before: dict = {}
+        self._tree = None  # the parsed cell, kept for --engine's imports
         self._live: LiveBackward | None = None
         self._body = self._last = None  # code objects, made by _compile on entry
         self._quiet = False
 
     def __enter__(self) -> "AutogradCell":
-        self._compile()  # before tracing: a SyntaxError is IPython's usual message, with no graph
+        tree = self._compile()  # before tracing: a SyntaxError is IPython's usual message, with no graph
+        self._before = snapshot(self.shell.user_ns)
+        if not self.options.engine and ("torch" in sys.modules or imports_torch(tree)):  # PyTorch's graph?
+            try:
+                self.torch_trace = TorchCellTrace(title=_title(self.cell)).__enter__()
+            except ImportError:  # not installed: the cell's own import will say so
+                self.torch_trace = None
         self.trace.__enter__()
         return self
 
-    def _compile(self) -> None:
+    def _compile(self) -> ast.Module:
         """The cell as code objects: the body, and its last bare expression (shown, as in a
         plain cell, unless the cell ends with ``;``). Named like IPython's cells (``Cell In[5]``)."""
         shell = self.shell
         code = shell.transform_cell(self.cell)
         filename = shell.compile.cache(code, shell.execution_count, raw_code=self.cell)
         tree = shell.compile.ast_parse(code, filename=filename)
+        if self.options.engine:  # every name checked before any line runs: never a partial run
+            problem = check_source(tree, shell.user_ns)
+            if problem is not None:
+                raise UsageError(f"--engine: {problem}")
+            self._tree = tree
         if self.options.live:
             self._take_over_backward(tree)
         last = tree.body.pop() if tree.body and isinstance(tree.body[-1], ast.Expr) else None
@@ -86,6 +107,7 @@ class AutogradCell:
         if last is not None:
             self._last = shell.compile(ast.Expression(last.value), filename, "eval")
         self._quiet = code.rstrip().endswith(";")
+        return tree
 
     def _take_over_backward(self, tree: ast.Module) -> None:
         """``--live`` runs the backward pass itself, a node per step. A learner's cell that
@@ -116,7 +138,8 @@ class AutogradCell:
         """Run the cell in the user namespace, then ``NAME.backward()`` or the live stepper."""
         __tracebackhide__ = True  # noqa: F841 - read by IPython's traceback printer
         shell = self.shell
-        with shell.builtin_trap:
+        on_engine = cell_on_engine(shell.user_ns, self._tree) if self.options.engine else nullcontext()
+        with shell.builtin_trap, on_engine:
             exec(self._body, shell.user_ns)  # noqa: S102 - running the cell is the point
             if self._last is not None:
                 value = eval(self._last, shell.user_ns)  # noqa: S307
@@ -145,8 +168,12 @@ class AutogradCell:
                 value = eval(name, self.shell.user_ns)  # noqa: S307 - a name typed in the magic line
             except Exception as error:  # noqa: BLE001 - reported as a usage problem
                 raise UsageError(f"--backward {name}: {type(error).__name__}: {error}") from None
+            if is_torch_tensor(value) and not self.options.live:
+                return value  # its backward runs inside the PyTorch trace, which records it
             if value.__class__ not in TENSOR_TYPES:
-                raise UsageError(f"--backward {name}: that is a {type(value).__name__}, not an ag_jupyter tensor")
+                kind = "a PyTorch tensor" + _TORCH_LIVE if is_torch_tensor(value) else \
+                    f"a {type(value).__name__}, not a tensor"
+                raise UsageError(f"--backward {name}: that is {kind}")
             return value
         candidates = []
         for var, value in list(self.shell.user_ns.items()):
@@ -155,6 +182,9 @@ class AutogradCell:
                 if node_id is not None:
                     candidates.append((int(node_id[1:]), var, value))
         if not candidates:
+            made = made_by_cell(self._before, self.shell.user_ns)
+            if any(is_torch_tensor(value) and value.requires_grad for _, value in made):
+                raise UsageError("--live needs an ag_jupyter tensor to step backward from" + _TORCH_LIVE)
             raise UsageError("--live needs a tensor to step backward from: the cell made none that "
                              "requires grad; name one with --backward NAME")
         return max(candidates, key=lambda c: (c[2].numel() == 1, c[0]))[2]  # a scalar, made last
@@ -165,17 +195,46 @@ class AutogradCell:
             exc_type = exc = tb = None
         self.trace.__exit__(exc_type, exc, tb)  # marks the error, if any; the listener goes back
         names = self.shell.user_ns
+        made = made_by_cell(self._before, names)
+        self._before = {}
+        torch_trace = self._close_torch_trace(made, exc_type, exc, tb)
         label_trace(self.trace, names)
         rename_root_scopes(self.trace, names)
+        document = self.trace.to_dict()
+        shown = self.trace
+        if not document["nodes"] and torch_trace is not None:
+            shown, document = torch_trace, torch_trace.to_dict()
         if self.options.output:
-            names[self.options.output] = self.trace
+            names[self.options.output] = shown
         live = None if exc is not None else self._live
         if exc is not None and self._live is not None:
             self._live.close()
-        self.widget = build_widget(self.trace.to_dict(), live, source=self.cell, **self.options.view)
+        if document["nodes"]:
+            self.widget = build_widget(document, live, source=self.cell, **self.options.view)
+        else:
+            self.widget = no_graph(made)
         if exc is not None:  # the partial graph first; IPython prints the traceback under it
             display(self.widget)
         return False  # an exception goes on to IPython: the normal traceback, the cell fails
+
+    def _close_torch_trace(self, made: list, exc_type, exc, tb) -> TorchCellTrace | None:
+        """End the PyTorch trace, if one ran: first the graphs of the PyTorch tensors the cell
+        left in its variables, and every name (only now can intermediate tensors be named)."""
+        torch_trace, self.torch_trace = self.torch_trace, None
+        if torch_trace is None:
+            return None
+        try:
+            torch_trace.finish([value for _, value in made if is_torch_tensor(value)])
+            names = self.shell.user_ns
+            name_torch_trace(torch_trace, names)
+            rename_torch_root_scopes(torch_trace, names)
+        finally:
+            torch_trace.__exit__(exc_type, exc, tb)
+        return torch_trace
+
+
+_TORCH_LIVE = (": the cell's graph is PyTorch's, whose backward cannot pause between nodes. Drop --live "
+               "(the widget replays the order PyTorch ran), or run the cell on the engine")
 
 
 def _name_of(value, names: dict) -> str:

@@ -25,6 +25,7 @@ import anywidget
 import traitlets
 
 from .contract import check_document_version, check_option, synced_traits
+from .page import write_html
 from .static_svg import static_svg
 
 STATIC = pathlib.Path(__file__).resolve().parent.parent / "static"
@@ -227,8 +228,6 @@ class GraphWidget(_ContractTraits):
         (``widgets/page.py``): bundle, styles, fonts and the trace inline, no network
         request. A live widget writes the steps recorded so far. Returns the path.
         """
-        from .page import write_html
-
         return write_html(self, path)
 
     def __repr__(self) -> str:

@@ -1,7 +1,7 @@
 """A graph as one self-contained HTML page: ``widget.write_html(path)``.
 
-The page carries the widget's own render code (``static/page.js``: ``js/src/index.js``
-driven by an in-page model, ``js/src/page.js``), its styles and KaTeX's fonts, and the
+The page carries the widget's own render code (``static/page.js``: ``js/src/app/index.js``
+driven by an in-page model, ``js/src/app/page.js``), its styles and KaTeX's fonts, and the
 trace document with the view state, all inline: it makes no network request, so it
 works from ``file://`` and from any static host. Replay works as in a notebook; live
 stepping needs a kernel, so a live widget's page holds the steps recorded so far and

@@ -25,3 +25,16 @@ def rename_root_scopes(tr, names: Mapping) -> dict:
             tr.rename_scope(path, holders[0], first, stop)
             renamed[path] = holders[0]
     return renamed
+
+
+def rename_torch_root_scopes(tr, names: Mapping) -> dict:
+    """The same for a ``TorchCellTrace`` (``%%autograd`` over PyTorch code): each outermost
+    module call's scope takes the name of the variable holding the module."""
+    renamed = {}
+    for index, module in tr.root_modules():
+        holders = [name for name, value in list(names.items())
+                   if value is module and isinstance(name, str) and not name.startswith("_")]
+        if holders:
+            tr.rename_root(index, holders[0])
+            renamed[index] = holders[0]
+    return renamed

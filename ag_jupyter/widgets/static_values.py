@@ -1,5 +1,5 @@
 """What a node of the static picture says beyond its name, as the widget draws it
-(js/src/nodecontent.js): a scalar's value after its name (``a = 2``), a small
+(js/src/model/nodecontent.js): a scalar's value after its name (``a = 2``), a small
 tensor (at most 4x4) as rows of numbers, a larger one as its min and max; an op's
 Python constants beside its symbol (``× 2``, ``** 2``). Formatting only: every
 number is the trace document's."""
@@ -12,7 +12,7 @@ _SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
 
 
 def number(value) -> str:
-    """A summary number as the widget writes it (js/src/format.js ``num``): integers as
+    """A summary number as the widget writes it (js/src/model/format.js ``num``): integers as
     they are, else 4 significant digits, and outside 1e-3..1e5 as ``4.876×10⁻⁴``
     (``NaN``/``Infinity`` stay words).
 

@@ -1,6 +1,6 @@
 // A stand-in for anywidget's model in a plain page and in Node tests: the page's own
-// model (js/src/page-model.js), with the messages it was sent kept in `sent`.
-import { createPageModel } from "../src/page-model.js";
+// model (js/src/app/page-model.js), with the messages it was sent kept in `sent`.
+import { createPageModel } from "../src/app/page-model.js";
 
 export function fakeModel(initial) {
   const sent = [];
@@ -9,4 +9,4 @@ export function fakeModel(initial) {
   return model;
 }
 
-export { TRAIT_DEFAULTS as defaults } from "../src/contract.js";
+export { TRAIT_DEFAULTS as defaults } from "../src/model/contract.js";

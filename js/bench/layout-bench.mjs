@@ -1,9 +1,9 @@
 // Layout engines side by side in Node: dagre vs the layered layout, on synthetic
 // traces (npm run bench:layout). Each size is laid out once to warm up, then the
 // median of 3 runs is printed. dagre stops at 1,000 nodes (seconds per run).
-import { layoutGraph } from "../src/layout.js";
-import { displayGraph } from "../src/collapse.js";
-import { indexTrace } from "../src/timeline.js";
+import { layoutGraph } from "../src/model/layout.js";
+import { displayGraph } from "../src/model/collapse.js";
+import { indexTrace } from "../src/model/timeline.js";
 import { synthTrace, blocksFor } from "../test/helpers/synth.mjs";
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];

@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { forwardArithmetic, leafArithmetic, nameOperand, valueText } from "../src/arith.js";
-import { indexTrace } from "../src/timeline.js";
+import { forwardArithmetic, leafArithmetic, nameOperand, valueText } from "../src/model/arith.js";
+import { indexTrace } from "../src/model/timeline.js";
 import { fixture } from "./helpers/fixtures.mjs";
 
 const small = (shape, values) => ({ shape, dtype: "float32", values, nan: 0, inf: 0 });

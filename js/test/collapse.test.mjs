@@ -1,8 +1,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { displayGraph, displayState, prefixes, scopeCounts, SCOPE_PREFIX } from "../src/collapse.js";
-import { indexTrace, stateAt } from "../src/timeline.js";
-import { comparePasses, passNodes, passOptions } from "../src/passes.js";
+import { displayGraph, displayState, prefixes, scopeCounts, SCOPE_PREFIX } from "../src/model/collapse.js";
+import { indexTrace, stateAt } from "../src/model/timeline.js";
+import { comparePasses, passNodes, passOptions } from "../src/model/passes.js";
 import { fixture } from "./helpers/fixtures.mjs";
 import { synthTrace } from "./helpers/synth.mjs";
 

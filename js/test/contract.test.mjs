@@ -1,9 +1,9 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { TRAIT_DEFAULTS, PAGE_TRAITS, documentProblem } from "../src/contract.js";
-import { trait } from "../src/host.js";
-import { VIEW_DEFAULTS } from "../src/page-model.js";
+import { TRAIT_DEFAULTS, PAGE_TRAITS, documentProblem } from "../src/model/contract.js";
+import { trait } from "../src/app/host.js";
+import { VIEW_DEFAULTS } from "../src/app/page-model.js";
 import { fakeModel } from "../bench/fake-model.mjs";
 
 const contract = JSON.parse(readFileSync(new URL("../../ag_jupyter/widgets/contract.json", import.meta.url)));

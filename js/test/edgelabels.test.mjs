@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { placeEdgeLabel, backwardArrow } from "../src/edgelabels.js";
+import { placeEdgeLabel, backwardArrow } from "../src/model/edgelabels.js";
 
 const rect = (c, text) => ({ x0: c.x - (7 * text.length + 4) / 2, x1: c.x + (7 * text.length + 4) / 2, y0: c.y - 7, y1: c.y + 7 });
 const hits = (r, b) => r.x0 < b.x + b.width / 2 && b.x - b.width / 2 < r.x1 && r.y0 < b.y + b.height / 2 && b.y - b.height / 2 < r.y1;

@@ -1,8 +1,9 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { num, shapeText, shapeCompact, nodeText, nodeName, summaryText, badgeText, edgeGradText, base64Bytes, decodePreview, heatGrid, heatColor, caption, nested, toNumber } from "../src/format.js";
-import { stepLatex, stepText, latexEscape, latexValue, nameFormula, texNumber } from "../src/latex.js";
-import { indexTrace, stateAt } from "../src/timeline.js";
+import { num, shapeText, shapeCompact, nodeText, nodeName, summaryText, badgeText, edgeGradText, base64Bytes, decodePreview, heatGrid, heatColor, nested, toNumber } from "../src/model/format.js";
+import { caption } from "../src/model/caption.js";
+import { stepLatex, stepText, latexEscape, latexValue, nameFormula, texNumber } from "../src/model/latex.js";
+import { indexTrace, stateAt } from "../src/model/timeline.js";
 import { fixture } from "./helpers/fixtures.mjs";
 
 test("numbers: integers plain, 4 significant digits, exponents for tiny/huge, NaN/inf words", () => {

@@ -1,8 +1,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { locate } from "../src/codestrip.js";
-import { fileName } from "../src/export.js";
-import { SCOPE_PREFIX } from "../src/collapse.js";
+import { locate } from "../src/view/codestrip.js";
+import { fileName } from "../src/view/export.js";
+import { SCOPE_PREFIX } from "../src/model/collapse.js";
 
 test("code strip: the line number when the code agrees, else a search, else -1", () => {
   const src = ["a = ag.tensor(2.0)", "b = a * 3", "c = b.sum()"];

@@ -3,7 +3,7 @@
 // hand: exact tick counts, no waiting, nothing that a loaded machine can make flaky.
 import { test, mock } from "node:test";
 import assert from "node:assert/strict";
-import { createHost } from "../src/host.js";
+import { createHost } from "../src/app/host.js";
 import { fakeModel, defaults } from "../bench/fake-model.mjs";
 import { fixture } from "./helpers/fixtures.mjs";
 

@@ -1,9 +1,9 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { layoutGraph, nodeSize, edgePath, DAGRE_LIMIT } from "../src/layout.js";
-import { layered, isotonic } from "../src/layered.js";
-import { displayGraph } from "../src/collapse.js";
-import { indexTrace } from "../src/timeline.js";
+import { layoutGraph, nodeSize, edgePath, DAGRE_LIMIT } from "../src/model/layout.js";
+import { layered, isotonic } from "../src/model/layered.js";
+import { displayGraph } from "../src/model/collapse.js";
+import { indexTrace } from "../src/model/timeline.js";
 import { fixture, allFixtures } from "./helpers/fixtures.mjs";
 import { synthTrace, blocksFor } from "./helpers/synth.mjs";
 

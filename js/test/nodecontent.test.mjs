@@ -1,9 +1,9 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { valueView, opText, tensorContent, gradState, GRID_MAX } from "../src/nodecontent.js";
-import { indexTrace, stateAt } from "../src/timeline.js";
-import { displayGraph, displayState } from "../src/collapse.js";
-import { layoutGraph } from "../src/layout.js";
+import { valueView, opText, tensorContent, gradState, GRID_MAX } from "../src/model/nodecontent.js";
+import { indexTrace, stateAt } from "../src/model/timeline.js";
+import { displayGraph, displayState } from "../src/model/collapse.js";
+import { layoutGraph } from "../src/model/layout.js";
 import { fixture } from "./helpers/fixtures.mjs";
 
 const small = (shape, values) => ({ shape, dtype: "float32", values, nan: 0, inf: 0 });

@@ -1,9 +1,9 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { findOutlines } from "../src/outlines.js";
-import { displayGraph } from "../src/collapse.js";
-import { indexTrace } from "../src/timeline.js";
-import { layoutGraph } from "../src/layout.js";
+import { findOutlines } from "../src/model/outlines.js";
+import { displayGraph } from "../src/model/collapse.js";
+import { indexTrace } from "../src/model/timeline.js";
+import { layoutGraph } from "../src/model/layout.js";
 import { fixture } from "./helpers/fixtures.mjs";
 
 const outlinesOf = (doc, options = {}) => {

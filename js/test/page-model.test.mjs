@@ -2,8 +2,8 @@
 // anywidget model interface, and the host/timeline running on it unchanged.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { createPageModel, pageValues, VIEW_DEFAULTS } from "../src/page-model.js";
-import { createHost } from "../src/host.js";
+import { createPageModel, pageValues, VIEW_DEFAULTS } from "../src/app/page-model.js";
+import { createHost } from "../src/app/host.js";
 import { fixture } from "./helpers/fixtures.mjs";
 
 const trace = fixture("e_labelled");

@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { questionAt, nextQuestion, parseAnswer, isRight, record, explanation, verdict, settled } from "../src/predict.js";
-import { indexTrace } from "../src/timeline.js";
+import { questionAt, nextQuestion, parseAnswer, isRight, record, explanation, verdict, settled } from "../src/model/predict.js";
+import { indexTrace } from "../src/model/timeline.js";
 import { fixture } from "./helpers/fixtures.mjs";
 
 test("a question before each scalar leaf's .grad arrives, until it is answered right or shown", () => {

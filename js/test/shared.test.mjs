@@ -2,12 +2,12 @@
 // with a note, where that folder does not exist yet.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { indexTrace, stateAt, tensorRole } from "../src/timeline.js";
-import { displayGraph, displayState } from "../src/collapse.js";
-import { layoutGraph } from "../src/layout.js";
-import { comparePasses, passNodes } from "../src/passes.js";
-import { badgeText, heatGrid, nodeText, summaryText } from "../src/format.js";
-import { stepLatex } from "../src/latex.js";
+import { indexTrace, stateAt, tensorRole } from "../src/model/timeline.js";
+import { displayGraph, displayState } from "../src/model/collapse.js";
+import { layoutGraph } from "../src/model/layout.js";
+import { comparePasses, passNodes } from "../src/model/passes.js";
+import { badgeText, heatGrid, nodeText, summaryText } from "../src/model/format.js";
+import { stepLatex } from "../src/model/latex.js";
 import { shared } from "./helpers/fixtures.mjs";
 
 const need = (name) => (shared(name) ? false : `tests/fixtures/${name}.json not present`);

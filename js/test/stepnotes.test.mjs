@@ -1,8 +1,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { broadcastDims, shapeNote } from "../src/stepnotes.js";
-import { indexTrace } from "../src/timeline.js";
-import { stepLatex } from "../src/latex.js";
+import { broadcastDims, shapeNote } from "../src/model/stepnotes.js";
+import { indexTrace } from "../src/model/timeline.js";
+import { stepLatex } from "../src/model/latex.js";
 import { shared } from "./helpers/fixtures.mjs";
 
 test("a broadcast input is told that its gradient sums the copies", () => {

@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { indexTrace, stateAt, player, tickDelay, phaseSegments, passRange, canAdvance, tensorRole, eventNode, forwardEnds } from "../src/timeline.js";
+import { indexTrace, stateAt, player, tickDelay, phaseSegments, passRange, canAdvance, tensorRole, eventNode, forwardEnds } from "../src/model/timeline.js";
 import { fixture, allFixtures } from "./helpers/fixtures.mjs";
 
 const simple = indexTrace(fixture("e_labelled"));

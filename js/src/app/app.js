@@ -1,0 +1,164 @@
+// One view of a GraphWidget, wiring only: builds the DOM from the view modules, feeds
+// them what the model modules compute, and turns actions into model changes. Lays the
+// graph out again only when a trait marked redraws: "layout" in contract.json changes
+// (trace, collapse, constants, pass, max_nodes, direction); a step only recomputes the
+// timeline state and flips classes.
+import { stateAt, phaseSegments, passRange, stripLine } from "../model/timeline.js";
+import { displayGraph, displayState } from "../model/collapse.js";
+import { layoutGraph } from "../model/layout.js";
+import { findOutlines } from "../model/outlines.js";
+import { comparePasses, passOptions } from "../model/passes.js";
+import { createGraphView } from "../view/render.js";
+import { createCamera } from "../view/camera.js";
+import { createControls } from "../view/controls.js";
+import { createInspector } from "../view/inspector.js";
+import { createCodeStrip } from "../view/codestrip.js";
+import { createStepPanel } from "../view/steppanel.js";
+import { exportSVG, exportPNG } from "../view/export.js";
+import { trait } from "./host.js";
+import { documentProblem, LAYOUT_TRAITS, VIEW_TRAITS } from "../model/contract.js";
+import { keyAction } from "../model/keymap.js";
+import { selectedScope, toggleScope as scopeToggle } from "../model/scopes.js";
+import { createLegend } from "../view/legend.js";
+import { createPredictPanel } from "../view/predictui.js";
+
+export function mountWidget(model, el, host) {
+  const get = (name) => trait(model, name);
+  const set = (values) => { for (const [k, v] of Object.entries(values)) model.set(k, v); model.save_changes(); };
+  const root = document.createElement("div");
+  root.className = "ag-graph";
+  root.tabIndex = 0; // keyboard shortcuts only while the widget has focus
+  el.appendChild(root);
+  const expanded = new Set(); // scopes the learner opened that max_nodes had closed
+  let display = null, layout = null, layoutKey = "", passMarks = null, index = null, segments = [], passes = [];
+
+  const controls = createControls(root, { onAction: act });
+  const strip = createCodeStrip(root);
+  const main = document.createElement("div");
+  main.className = "ag-main";
+  root.appendChild(main);
+  const canvas = document.createElement("div");
+  canvas.className = "ag-canvas";
+  main.appendChild(canvas);
+  const graph = createGraphView(canvas, { onSelect: (id) => set({ selected: id }), onOpen: toggleScope,
+    onCollapse: (scope) => set({ collapsed: [...get("collapsed").filter((s) => s !== scope), scope], selected: "" }) });
+  const camera = createCamera(graph, canvas, () => display && display.groupOf.get(stateAt(index, get("step")).current));
+  const inspector = createInspector(main, { onOpen: toggleScope });
+  const legend = createLegend(root);
+  const predict = createPredictPanel(root, { getPredictions: () => get("predictions"),
+    setPredictions: (value) => set({ predictions: value }), step: () => host.dispatch({ type: "step" }) });
+  const panel = createStepPanel(root);
+  const problem = document.createElement("div");
+  problem.className = "ag-doc-problem";
+  problem.hidden = true;
+  root.insertBefore(problem, root.firstChild);
+
+  function relayout() {
+    index = host.getIndex();
+    // A document of another major version would draw wrong: say so instead of drawing it.
+    const why = documentProblem(index.doc);
+    problem.hidden = !why;
+    problem.textContent = why || "";
+    main.hidden = controls.element.hidden = !!why;
+    if (why) return;
+    // A graph with no source lines (one traced from PyTorch) keeps no empty code strip.
+    strip.element.hidden = ![...index.nodes.values()].some((n) => n.line);
+    const options = { collapsed: get("collapsed"), expanded: [...expanded], hideConstants: !!get("hide_constants"),
+      maxNodes: get("max_nodes"), passIndex: get("pass_index") };
+    const direction = get("direction") === "TB" ? "TB" : "LR";
+    const key = JSON.stringify([options, direction, index.nodes.size, index.edges.length]);
+    if (key === layoutKey && display) { segments = phaseSegments(index); refresh(); return; }
+    layoutKey = key;
+    display = displayGraph(index, options);
+    const outlines = findOutlines(index, display);
+    layout = layoutGraph(display, { direction, outlines });
+    graph.setGraph(display, layout, direction, outlines);
+    passMarks = options.passIndex >= 0 ? comparePasses(index, options.passIndex) : null;
+    segments = phaseSegments(index);
+    passes = passOptions(index);
+    refresh();
+    camera.autoFit();
+  }
+
+  function refresh() {
+    if (host.getIndex() !== index) { relayout(); return; }
+    if (!problem.hidden) return;
+    const state = stateAt(index, get("step"));
+    const ds = displayState(display, state);
+    const selected = get("selected");
+    legend.update(state.phase, get("direction") === "TB" ? "TB" : "LR");
+    predict.show(index, state.step, !!get("predict"));
+    graph.update(ds, { selected, added: passMarks && passMarks.added,
+      unused: passMarks && new Set(passMarks.unused.map((id) => display.groupOf.get(id))),
+      errorType: state.error ? state.error.type : "" });
+    camera.followStep(state.step, ds.current);
+    root.classList.toggle("ag-animate", !!get("animate"));
+    root.dataset.phase = state.phase;
+    const { min, max } = passRange(index, get("pass_index"));
+    const sel = selectedScope(selected, index, display);
+    controls.update({ step: state.step, total: state.total, min, max, playing: !!get("playing"),
+      speed: get("speed"), direction: get("direction"), hideConstants: !!get("hide_constants"), predict: !!get("predict"),
+      segments, passOptions: passes, passIndex: get("pass_index"),
+      collapseText: sel && sel.open ? "expand" : "collapse", canCollapse: !!sel });
+    strip.show(stripLine(index, state), get("source"));
+    panel.show(index, state, { defer: !!get("playing"), live: !!get("live") });
+    camera.aroundInspector(selected, ds.current, () => inspector.show(selected, index, state, display));
+    root.title = passMarks ? passMarks.text : "";
+  }
+
+  function toggleScope(id) {
+    const sel = selectedScope(id, index, display);
+    if (!sel) return;
+    const change = scopeToggle(sel, get("collapsed"));
+    if (change.expand) expanded.add(change.expand);
+    if (change.close) expanded.delete(change.close);
+    set(change.set);
+    if (change.expand) relayout();
+  }
+
+  function act(action, value) {
+    switch (action) {
+      case "first": case "back": case "step": case "last": host.dispatch({ type: action }); break;
+      case "play": host.dispatch({ type: "toggle" }); break;
+      case "goto": host.dispatch({ type: "goto", step: value }); break;
+      case "speed": set({ speed: value }); break;
+      case "direction": set({ direction: get("direction") === "TB" ? "LR" : "TB" }); break;
+      case "fit": graph.fit(); break;
+      case "collapse": toggleScope(get("selected")); break;
+      case "constants": set({ hide_constants: !get("hide_constants") }); break;
+      case "predict": set({ predict: !get("predict"), playing: false }); break;
+      case "pass": {
+        const { max } = passRange(host.getIndex(), value);
+        set({ pass_index: value, step: max, selected: "", playing: false });
+        break;
+      }
+      case "export-svg": exportSVG(graph.svg, layout, host.getIndex().doc.title); break;
+      case "export-png": exportPNG(graph.svg, layout, host.getIndex().doc.title).catch(() => {}); break;
+      default: break;
+    }
+  }
+
+  function onKey(ev) {
+    const action = keyAction(ev, ev.target && ev.target.tagName);
+    if (!action) return;
+    ev.preventDefault();
+    ev.stopPropagation(); // keep JupyterLab's own shortcuts out of it
+    act(action);
+  }
+  root.addEventListener("keydown", onKey);
+
+  const handlers = [];
+  for (const name of LAYOUT_TRAITS) handlers.push([`change:${name}`, relayout]);
+  for (const name of VIEW_TRAITS) handlers.push([`change:${name}`, refresh]);
+  for (const [name, fn] of handlers) model.on(name, fn);
+  relayout();
+
+  return () => {
+    camera.destroy();
+    for (const [name, fn] of handlers) model.off(name, fn);
+    root.removeEventListener("keydown", onKey);
+    graph.destroy();
+    panel.destroy();
+    root.remove();
+  };
+}

@@ -1,0 +1,261 @@
+// The graph as SVG (d3-selection, d3-zoom). Thin on purpose: positions come from
+// layout.js, what to highlight from timeline.js/collapse.js. setGraph() builds the
+// elements once per layout; update() only flips classes and texts on elements
+// whose state changed, so a step while playing stays cheap on big graphs.
+// Every label goes in with .text() (textContent): never as HTML.
+import { select } from "d3-selection";
+import { zoom, zoomIdentity } from "d3-zoom";
+import { createMinimap } from "./minimap.js";
+import { edgePath } from "../model/layout.js";
+import { edgeGradText } from "../model/format.js";
+import { drawTensor, updateGrad } from "./nodedraw.js";
+import { gradState } from "../model/nodecontent.js";
+import { backwardArrow, placeEdgeLabel } from "../model/edgelabels.js";
+import { drawOutlines, showOutlines } from "./outlinedraw.js";
+
+const SVG = "http://www.w3.org/2000/svg";
+const LOD_SCALE = 0.4;
+// Stepping keeps the current node readable: its smallest text (11 px, the op labels
+// and grid cells) at least 11 px on screen.
+export const READABLE_SCALE = 1;
+const GLIDE_MS = 240;
+const reducedMotion = () => typeof matchMedia === "function" && matchMedia("(prefers-reduced-motion: reduce)").matches;
+
+export function createGraphView(container, { onSelect = () => {}, onOpen = () => {}, onCollapse = () => {} } = {}) {
+  const svg = select(container).append("svg").attr("class", "ag-svg").attr("xmlns", SVG);
+  const defs = svg.append("defs");
+  for (const [id, cls] of [["ag-arrow", "ag-arrowhead"], ["ag-arrow-lit", "ag-arrowhead ag-lit"], ["ag-arrow-back", "ag-arrowhead ag-back"]]) {
+    defs.append("marker").attr("id", id).attr("class", cls).attr("viewBox", "0 0 10 10").attr("refX", 9).attr("refY", 5)
+      .attr("markerUnits", "userSpaceOnUse").attr("markerWidth", 8).attr("markerHeight", 8).attr("orient", "auto-start-reverse")
+      .append("path").attr("d", "M0,0L10,5L0,10z");
+  }
+  const viewport = svg.append("g").attr("class", "ag-viewport");
+  const outlineLayer = viewport.append("g").attr("class", "ag-outlines");
+  const edgeLayer = viewport.append("g").attr("class", "ag-edges");
+  const nodeLayer = viewport.append("g").attr("class", "ag-nodes");
+  const overlay = viewport.append("g").attr("class", "ag-overlay");
+  // Level of detail: below LOD_SCALE text is unreadable anyway and dominates paint
+  // time on big graphs, so the svg gets a class that hides it.
+  let lod = false;
+  const zoomer = zoom().scaleExtent([0.01, 4]).on("zoom", (ev) => {
+    viewport.attr("transform", ev.transform);
+    minimap.update(ev.transform, svg.node().clientWidth, svg.node().clientHeight);
+    const low = ev.transform.k < LOD_SCALE;
+    if (low !== lod) { lod = low; svg.classed("ag-lod", low); }
+  });
+  // In a notebook the wheel scrolls the page: it zooms only once the widget has
+  // focus (a click in it), or with Ctrl held.
+  zoomer.filter((ev) => !ev.button && (ev.type !== "wheel" || ev.ctrlKey || ev.metaKey
+    || container.closest(".ag-graph")?.contains(document.activeElement)));
+  // d3-zoom's default extent reads the svg's width attribute, which throws while
+  // the widget is not in the document yet (anywidget renders before attaching).
+  zoomer.extent(function () { return [[0, 0], [this.clientWidth || 800, this.clientHeight || 400]]; });
+  svg.call(zoomer).on("dblclick.zoom", null);
+  const minimap = createMinimap(container, { onPan: (x, y) => {
+    const t = transformOf(svg.node()), el = svg.node();
+    glideTo(zoomIdentity.translate((el.clientWidth || 800) / 2 - x * t.k, (el.clientHeight || 400) / 2 - y * t.k).scale(t.k), 0);
+  } });
+
+  let nodes = new Map(), edges = new Map(), layout = null, direction = "LR", outlined = [];
+
+  function setGraph(display, lay, dir, outlines = []) {
+    layout = lay;
+    outlined = drawOutlines(outlineLayer.node(), outlines, lay.outlines, onCollapse);
+    minimap.setGraph(lay);
+    direction = dir;
+    nodes = new Map();
+    edges = new Map();
+    edgeLayer.selectAll("*").remove();
+    nodeLayer.selectAll("*").remove();
+    overlay.selectAll("*").remove();
+    const eFrag = document.createDocumentFragment(), nFrag = document.createDocumentFragment();
+    for (const [i, e] of lay.edges.entries()) {
+      const path = document.createElementNS(SVG, "path");
+      path.setAttribute("class", "ag-edge");
+      path.setAttribute("d", edgePath(e.points, dir));
+      path.setAttribute("marker-end", "url(#ag-arrow)");
+      const key = display.edges[i].key;
+      path.setAttribute("data-key", key);
+      eFrag.appendChild(path);
+      edges.set(key, { el: path, src: e.src, dst: e.dst, points: e.points, cls: "" });
+    }
+    for (const d of display.nodes) nFrag.appendChild(buildNode(d, lay.nodes.get(d.id), nodes));
+    edgeLayer.node().appendChild(eFrag);
+    nodeLayer.node().appendChild(nFrag);
+  }
+
+  function buildNode(d, box, registry) {
+    const g = select(document.createElementNS(SVG, "g"))
+      .attr("class", "ag-node").attr("data-id", d.id).attr("data-kind", d.kind === "scope" ? "scope" : d.kind)
+      .attr("data-role", d.role || d.kind).attr("transform", `translate(${box.x},${box.y})`)
+      .on("click", (ev) => { ev.stopPropagation(); onSelect(d.id); })
+      .on("dblclick", (ev) => { ev.stopPropagation(); if (d.kind === "scope") onOpen(d.id); });
+    const rx = d.kind === "op" ? box.height / 2 : d.kind === "scope" ? 6 : 4;
+    g.append("rect").attr("class", "ag-shape").attr("x", -box.width / 2).attr("y", -box.height / 2)
+      .attr("width", box.width).attr("height", box.height).attr("rx", rx);
+    // A tensor box holds its value and, once it arrives, its gradient (nodedraw.js).
+    let badge = null, note = null;
+    if (d.content) badge = drawTensor(g.node(), d, box);
+    else g.append("text").attr("class", "ag-label").attr("dy", "0.35em").text(d.text);
+    if (d.kind !== "scope") note = g.append("text").attr("class", "ag-note").attr("y", -box.height / 2 - 6).node();
+    registry.set(d.id, { el: g.node(), box, badge, leaf: !!(d.content && d.content.leaf), note, text: d.text, cls: "", noteText: "" });
+    return g.node();
+  }
+
+  /** ds: displayState(); extra: {selected, added: Set, unused: Set, errorType}. The
+   * error's message goes in the step panel (.ag-error), only its type on the node. */
+  function update(ds, extra = {}) {
+    for (const [id, n] of nodes) {
+      const visible = ds.visible.has(id);
+      const flags = ["ag-node"];
+      if (!visible) flags.push("ag-hidden");
+      if (ds.current === id) flags.push("ag-current");
+      if (extra.selected === id) flags.push("ag-selected");
+      if (ds.stepped.has(id)) flags.push("ag-stepped");
+      if (ds.error === id) flags.push("ag-error-node");
+      if (ds.nonfinite.has(id)) flags.push("ag-nonfinite");
+      if (ds.gradNone.has(id)) flags.push("ag-grad-none");
+      if (ds.dead && ds.dead.has(id)) flags.push("ag-dead");
+      if (extra.added && extra.added.has(id)) flags.push("ag-pass-added");
+      if (extra.unused && extra.unused.has(id)) flags.push("ag-pass-unused");
+      setClass(n, flags.join(" "));
+      const note = ds.error === id ? (extra.errorType || "error") : ds.gradNone.has(id) ? "grad is None"
+        : extra.unused && extra.unused.has(id) ? "unused in this pass" : ds.nonfinite.has(id) ? "nan/inf" : "";
+      if (n.note && note !== n.noteText) { n.note.textContent = note; n.noteText = note; }
+      if (n.badge) updateGrad(n.badge, gradState(ds, id, n.leaf));
+    }
+    for (const [key, e] of edges) {
+      const on = ds.visible.has(e.src) && ds.visible.has(e.dst);
+      const active = ds.active.get(key);
+      const cls = `ag-edge${on ? "" : " ag-hidden"}${ds.lit.has(key) ? " ag-lit" : ""}${active ? ` ag-active ag-active-${active.dir}` : ""}`;
+      if (cls !== e.cls) {
+        e.cls = cls;
+        e.el.setAttribute("class", cls);
+        e.el.setAttribute("marker-end", ds.lit.has(key) || active ? "url(#ag-arrow-lit)" : "url(#ag-arrow)");
+        // the edge being walked also points back, the way its gradient goes
+        if (active) e.el.setAttribute("marker-start", "url(#ag-arrow-back)");
+        else e.el.removeAttribute("marker-start");
+      }
+    }
+    showOutlines(outlined, ds.visible);
+    drawGradLabels(ds);
+  }
+
+  // The gradient on each active edge, beside its middle, with an arrow against the
+  // data flow: what arrives on the output edge, what is sent on the input edges.
+  // Placed clear of every node box (edgelabels.js). Few per step: redrawn each time.
+  function drawGradLabels(ds) {
+    overlay.selectAll("*").remove();
+    const boxes = [...nodes.values()].filter((n) => ds.visible.has(n.el.getAttribute("data-id"))).map((n) => n.box);
+    const placed = [];
+    for (const [key, a] of ds.active) {
+      const e = edges.get(key);
+      if (!e || !a.grad) continue;
+      const text = `${backwardArrow(direction)} ${edgeGradText(a.grad)}`;
+      const at = placeEdgeLabel(e.points, text, boxes, direction, placed);
+      const g = overlay.append("g").attr("class", `ag-edge-grad ag-edge-grad-${a.dir} ag-${direction}`)
+        .attr("data-key", key).attr("transform", `translate(${at.x},${at.y})`);
+      g.append("text").attr("dy", "0.35em").text(text);
+    }
+  }
+
+  function setClass(n, cls) {
+    if (cls !== n.cls) { n.cls = cls; n.el.setAttribute("class", cls); }
+  }
+
+  /** Zoom to show the whole graph (at most 1.5x, centred). With minScale, never
+   * zoom out further than that: a big graph then opens readable at its start (or
+   * at node `focus`), and the learner pans or presses "fit" for the whole. */
+  function fit({ minScale = 0, focus = null } = {}) {
+    if (!layout) return;
+    const el = svg.node();
+    const w = el.clientWidth || 800, h = el.clientHeight || 400, pad = 24;
+    const W = Math.max(1, layout.width), H = Math.max(1, layout.height);
+    const whole = Math.min(1.5, (w - 2 * pad) / W, (h - 2 * pad) / H);
+    if (whole >= minScale) {
+      glideTo(zoomIdentity.translate((w - W * whole) / 2, (h - H * whole) / 2).scale(whole), 0);
+      return;
+    }
+    const k = minScale, n = focus && nodes.get(focus);
+    const lr = direction === "LR";
+    // Start of the flow on the main axis, centre on the cross axis (or the focus node).
+    const x = n ? w / 2 - n.box.x * k : lr ? pad : (w - W * k) / 2;
+    const y = n ? h / 2 - n.box.y * k : lr ? (h - H * k) / 2 : pad;
+    glideTo(zoomIdentity.translate(x, y).scale(k), 0);
+  }
+
+  /** Bring node `id` into view at a readable zoom: when any part of its box is
+   * outside the canvas, or the zoom makes its text smaller than 11 px, centre
+   * it (zooming in to READABLE_SCALE if needed, never out; with `zoom` false it
+   * only pans, as little as brings the box in). Glides there over GLIDE_MS unless `jump` (animation off, or the
+   * learner asked for less motion). */
+  function reveal(id, { jump = false, zoom = true } = {}) {
+    const n = nodes.get(id);
+    if (!n) return;
+    const el = svg.node();
+    // judged where the view is going: a glide under way still moves it
+    const t = glide ? glideTarget : transformOf(el);
+    const x = t.x + n.box.x * t.k, y = t.y + n.box.y * t.k;
+    const w = el.clientWidth || 800, h = el.clientHeight || 400;
+    // the whole box (and its gradient line and note above) in view, with a margin
+    const hw = (n.box.width / 2) * t.k + 10, hh = (n.box.height / 2) * t.k + 16;
+    const duration = jump || reducedMotion() ? 0 : GLIDE_MS;
+    if (!zoom) { // the least pan that brings the box in
+      const dx = x - hw < 0 ? hw - x : x + hw > w ? w - x - hw : 0;
+      const dy = y - hh < 0 ? hh - y : y + hh > h ? h - y - hh : 0;
+      if (dx || dy) glideTo(zoomIdentity.translate(t.x + dx, t.y + dy).scale(t.k), duration);
+      return;
+    }
+    if (t.k >= READABLE_SCALE - 1e-6 && x - hw >= 0 && x + hw <= w && y - hh >= 0 && y + hh <= h &&
+      !underMinimap(x + hw, y + hh, w, h)) return;
+    const k = Math.max(t.k, READABLE_SCALE);
+    glideTo(zoomIdentity.translate(w / 2 - n.box.x * k, h / 2 - n.box.y * k).scale(k), duration);
+  }
+
+  /** Whether the whole graph is on screen (judged where a glide is going). */
+  function wholeInView() {
+    if (!layout) return false;
+    const el = svg.node(), t = glide ? glideTarget : transformOf(el);
+    const w = el.clientWidth || 800, h = el.clientHeight || 400;
+    return t.x >= -1 && t.y >= -1 && t.x + layout.width * t.k <= w + 1 && t.y + layout.height * t.k <= h + 1;
+  }
+
+  // The overview sits in the bottom-right corner (8 px in): a node under it is not in view.
+  function underMinimap(right, bottom, w, h) {
+    const m = minimap.element;
+    if (m.style.display === "none") return false;
+    return right > w - 8 - Number(m.getAttribute("width")) && bottom > h - 8 - Number(m.getAttribute("height"));
+  }
+
+  // A pan as a short ease-out glide (d3-zoom without d3-transition: one transform a
+  // frame). A new glide, or the learner's own pan or zoom, ends the one under way.
+  let glide = 0, glideTarget = zoomIdentity;
+  function glideTo(target, ms) {
+    cancelAnimationFrame(glide);
+    glide = 0;
+    glideTarget = target;
+    const from = transformOf(svg.node());
+    if (ms <= 0) { svg.call(zoomer.transform, target); return; }
+    const start = performance.now();
+    const frame = (now) => {
+      const u = Math.min(1, (now - start) / ms), e = 1 - (1 - u) ** 3;
+      const k = from.k + (target.k - from.k) * e;
+      svg.call(zoomer.transform, zoomIdentity.translate(from.x + (target.x - from.x) * e,
+        from.y + (target.y - from.y) * e).scale(k));
+      glide = u < 1 ? requestAnimationFrame(frame) : 0;
+    };
+    glide = requestAnimationFrame(frame);
+  }
+  zoomer.on("zoom.glide", (ev) => { if (ev.sourceEvent) { cancelAnimationFrame(glide); glide = 0; } });
+
+  svg.on("click", () => onSelect(""));
+  return {
+    svg: svg.node(), setGraph, update, fit, reveal, wholeInView,
+    destroy: () => { cancelAnimationFrame(glide); svg.on(".zoom", null); svg.remove(); minimap.destroy(); },
+  };
+}
+
+function transformOf(el) {
+  // d3-zoom keeps the current transform on the element as __zoom.
+  return el.__zoom || zoomIdentity;
+}

@@ -1,0 +1,87 @@
+// The step panel under the graph: a caption for the event on screen, and during
+// backward the KaTeX lines (local derivative, incoming gradient, the product sent
+// to each input). Errors show in .ag-error. KaTeX runs with trust: false and
+// throwOnError: false, and names reach it escaped (latex.js).
+import katex from "katex";
+import { caption } from "../model/caption.js";
+import { stepLatex } from "../model/latex.js";
+
+const DEFER_MS = 120;
+
+export function createStepPanel(container) {
+  const root = document.createElement("div");
+  root.className = "ag-steppanel";
+  const text = document.createElement("div");
+  text.className = "ag-caption";
+  const math = document.createElement("div");
+  math.className = "ag-math";
+  const error = document.createElement("div");
+  error.className = "ag-error";
+  error.hidden = true;
+  root.append(text, math, error);
+  container.appendChild(root);
+  let shownStep = -1, shownTrace = null, shownMath = false, timer = null;
+
+  /** With `defer` (while playing) the products appear as plain text at once and
+   * are typeset a moment later, unless the next step came first: typesetting
+   * (style and layout of KaTeX's DOM) costs more than the rest of a step. The
+   * caption is redone even on the same step: a pause changes what it tells. */
+  function show(index, state, { defer = false, live = false } = {}) {
+    text.textContent = caption(index, state, { playing: defer, live });
+    if (state.step === shownStep && index === shownTrace && (shownMath || defer)) return;
+    clearTimeout(timer);
+    shownStep = state.step;
+    shownTrace = index;
+    const s = stepLatex(index, state.event);
+    shownMath = !defer || !s;
+    if (defer && s) {
+      math.replaceChildren(...s.lines.flatMap((line) => [plain(line.text, "ag-product"),
+        ...(line.total ? [plain(line.total.text, "ag-total")] : []),
+        ...(line.note ? [plain(line.note, "ag-shape-note")] : [])]));
+      timer = setTimeout(() => { typeset(s); shownMath = true; }, DEFER_MS);
+    } else {
+      typeset(s);
+    }
+    if (state.error) {
+      error.hidden = false;
+      error.textContent = `${state.error.type}: ${state.error.message}`;
+    } else {
+      error.hidden = true;
+      error.textContent = "";
+    }
+  }
+
+  function typeset(s) {
+    math.replaceChildren();
+    if (!s) return;
+    if (s.formula) tex(`\\text{local: }${s.formula}`, "ag-formula");
+    tex(s.incoming, "ag-incoming");
+    for (const line of s.lines) {
+      tex(line.tex, "ag-product", line.text);
+      if (line.total) tex(line.total.tex, "ag-total", line.total.text);
+      if (line.note) math.appendChild(plain(line.note, "ag-shape-note"));
+    }
+  }
+
+  function plain(textLine, cls) {
+    const div = document.createElement("div");
+    div.className = `ag-tex ag-plain ${cls}`;
+    div.title = textLine;
+    div.textContent = textLine;
+    return div;
+  }
+
+  function tex(source, cls, title) {
+    const div = document.createElement("div");
+    div.className = `ag-tex ${cls}`;
+    if (title) div.title = title;
+    try {
+      katex.render(source, div, { throwOnError: false, trust: false, displayMode: false, strict: "ignore" });
+    } catch (err) {
+      div.textContent = source; // KaTeX itself failed: show the source as text
+    }
+    math.appendChild(div);
+  }
+
+  return { element: root, show, destroy: () => { clearTimeout(timer); root.remove(); } };
+}
