@@ -110,3 +110,15 @@ def test_an_exercises_result(page, site, ip, name, cell, widget):
 
 def doc_has_backward(doc):
     return any(e["type"] == "backward_begin" for e in doc["events"])
+
+
+def test_tutorial_4s_collapsed_layer_opens_on_a_double_click(page, site, tutorial_views):
+    """The text says: double-click a box to open it. It opens that module, and only it."""
+    doc, view = tutorial_views["04_dynamic_networks"]
+    open_document(page, site, doc, "04_open_a_layer", step=len(doc["events"]), **view)
+    boxes = page.locator("g.ag-node[data-kind=scope]")
+    assert boxes.count() == 3  # one box per layer
+    boxes.filter(has_text="input_linear").first.dispatch_event("dblclick")
+    assert page.evaluate("window.model.get('collapsed')") == ["model.middle_linear", "model.output_linear"]
+    assert page.locator("g.ag-node[data-kind=scope]").filter(has_text="input_linear").count() == 0
+    assert ignore_favicon(page.console_errors) == []
