@@ -6,13 +6,16 @@ import { forwardArithmetic, leafArithmetic } from "./arith.js";
 
 const LISTED = 6;
 
-// The gradients the pass left in .grad, each as its node's badge shows it, in the order
+// The gradients the pass left in .grad, each as its node's badge shows it (a small
+// matrix keeps its rows: a 2×2 read as four numbers hides which is which), in the order
 // the graph made the tensors: the answer the learner stepped for, without a click.
 function gradientsSoFar(index, state) {
   const found = [...index.nodes.keys()].filter((id) => state.grads.get(id));
   if (!found.length) return "";
+  const shown = (g) => ((g.shape || []).length > 1 && (g.values || []).length <= LISTED
+    ? summaryText(g, { max: LISTED }) : badgeText(g));
   const listed = found.slice(0, LISTED)
-    .map((id) => `${nodeName(index.nodes.get(id))}.grad = ${badgeText(state.grads.get(id))}`);
+    .map((id) => `${nodeName(index.nodes.get(id))}.grad = ${shown(state.grads.get(id))}`);
   const more = found.length > LISTED ? `, and ${found.length - LISTED} more` : "";
   return `: ${listed.join(", ")}${more}`;
 }
