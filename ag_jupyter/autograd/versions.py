@@ -40,6 +40,14 @@ def own_counter(array):
     return array
 
 
+def is_data_view(array) -> bool:
+    """Whether ``array`` is what ``Tensor.data`` made of a tensor that owns its memory: all of
+    it, laid out as it is (so an array that owns other memory cannot partly overlap it)."""
+    base = getattr(array, "base", None)  # NumPy's and CuPy's base is the owner of the memory
+    return base is not None and _own_counters.get(id(array)) is array and array.shape == base.shape \
+        and array.strides == base.strides
+
+
 def _owner(array):
     while getattr(array, "base", None) is not None and hasattr(array.base, "shape") \
             and _own_counters.get(id(array)) is not array:
