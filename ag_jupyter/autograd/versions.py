@@ -31,26 +31,40 @@ clock = 0
 # ``w.data -= lr * w.grad`` does not trip the check of a graph that saved ``w``. A view
 # taken of ``w.data`` (``w.data[0].fill_(1)``) still counts as ``w``'s: NumPy and CuPy point
 # every view's ``.base`` at the memory's owner, so nothing leads back to the marked array.
-_own_counters: weakref.WeakValueDictionary = weakref.WeakValueDictionary()
+# id -> a weak reference whose callback forgets the array's counter and history when it dies
+# (so ``bump`` needs no ``weakref.finalize`` of its own for one: ``p.data += -lr * p.grad``
+# makes a new view each step, and a finalize each time was most of that update's cost).
+_own_counters: dict = {}
+
+
+def _forget(key: int) -> None:
+    _own_counters.pop(key, None)
+    _history.pop(key, None)
 
 
 def own_counter(array):
     """Give ``array`` (a fresh view) a version counter of its own; return it."""
-    _own_counters[id(array)] = array
+    key = id(array)
+    _own_counters[key] = weakref.ref(array, lambda _, key=key: _forget(key))
     return array
+
+
+def _counts_its_own(array) -> bool:
+    ref = _own_counters.get(id(array))
+    return ref is not None and ref() is array
 
 
 def is_data_view(array) -> bool:
     """Whether ``array`` is what ``Tensor.data`` made of a tensor that owns its memory: all of
     it, laid out as it is (so an array that owns other memory cannot partly overlap it)."""
     base = getattr(array, "base", None)  # NumPy's and CuPy's base is the owner of the memory
-    return base is not None and _own_counters.get(id(array)) is array and array.shape == base.shape \
+    return base is not None and _counts_its_own(array) and array.shape == base.shape \
         and array.strides == base.strides
 
 
 def _owner(array):
     while getattr(array, "base", None) is not None and hasattr(array.base, "shape") \
-            and _own_counters.get(id(array)) is not array:
+            and not _counts_its_own(array):
         array = array.base
     return array
 
@@ -64,7 +78,10 @@ def bump(array) -> None:
     changes = _history.get(key)
     if changes is None:
         changes = _history[key] = [0]
-        weakref.finalize(owner, _history.pop, key, None)
+        if owner is array and _counts_its_own(array):
+            pass  # its weak reference forgets the history (own_counter)
+        else:
+            weakref.finalize(owner, _history.pop, key, None)
     changes.append(clock)
     if len(changes) > _LONGEST:
         del changes[1:_KEEP + 1]
