@@ -177,6 +177,20 @@ def test_float16_norm_is_summed_in_float32_as_pytorch_does(values, dim):
     same_as_torch(program)
 
 
+def test_a_0d_tensor_formats_its_number_and_its_data_is_shared_as_pytorchs():
+    torch = pytest.importorskip("torch")
+    for make in (ag, torch):
+        loss = make.tensor([1.5, 2.25]).sum()
+        assert f"{loss:.3f} {loss:f}" == "3.750 3.750000"
+        with pytest.raises(TypeError):
+            format(make.tensor([1.0, 2.0]), ".2f")
+    # the sum of a 1-d tensor is held as a NumPy scalar inside; its .data still shares memory
+    x = ag.tensor([2.0], dtype=ag.float64).sum()
+    shared = x.data
+    shared += 1
+    assert x.item() == 3.0
+
+
 def test_an_update_through_data_writes_in_place_without_the_general_path(monkeypatch):
     """makemore's ``p.data += -lr * p.grad`` (grad mode on) takes the ufunc's path into the
     parameter's memory: the general one (a new array, then written in) tripled the update."""
