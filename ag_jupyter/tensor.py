@@ -145,14 +145,14 @@ class Tensor(TensorMath, TensorInPlace, TensorCompare, TensorRandom, TensorFamil
         ``detach()`` its in-place changes are not counted as this tensor's (as in PyTorch)."""
         if isinstance(self._data, numpy.generic):  # a 0-d result kept as a NumPy scalar: give it memory to share
             self._data = numpy.asarray(self._data)
-        return _wrap(versions.own_counter(self._data.view()), False, None)
+        data = self._data
+        return _wrap(versions.own_counter(data.view(), data), False, None)
 
     @data.setter
     def data(self, other: "Tensor") -> None:
         array = other._data if other.__class__ in TENSOR_TYPES else numpy.asarray(other)
-        if getattr(array, "base", None) is self._data and array.shape == self._data.shape \
-                and array.dtype == self._data.dtype:
-            return  # ``w.data -= v`` assigns back the view it wrote through: w keeps its counter
+        if versions.counts_for(array, self._data):
+            return  # ``w.data -= v`` assigns back the very view it wrote through: w keeps its counter
         self._data = array
 
     @property

@@ -42,29 +42,31 @@ def _forget(key: int) -> None:
     _history.pop(key, None)
 
 
-def own_counter(array):
-    """Give ``array`` (a fresh view) a version counter of its own; return it."""
-    key = id(array)
-    _own_counters[key] = weakref.ref(array, lambda _, key=key: _forget(key))
-    return array
+_views_of: weakref.WeakValueDictionary = weakref.WeakValueDictionary()  # (id(view), id(origin)) -> view
 
 
-def _counts_its_own(array) -> bool:
+def own_counter(view, origin):
+    """Give ``view`` (a fresh view of all of ``origin``) a version counter of its own; return it."""
+    key = id(view)
+    _own_counters[key] = weakref.ref(view, lambda _, key=key: _forget(key))
+    _views_of[key, id(origin)] = view
+    return view
+
+
+def is_data_view(array) -> bool:
+    """Whether ``array`` is a view ``own_counter`` made (what ``.data`` hands out)."""
     ref = _own_counters.get(id(array))
     return ref is not None and ref() is array
 
 
-def is_data_view(array) -> bool:
-    """Whether ``array`` is what ``Tensor.data`` made of a tensor that owns its memory: all of
-    it, laid out as it is (so an array that owns other memory cannot partly overlap it)."""
-    base = getattr(array, "base", None)  # NumPy's and CuPy's base is the owner of the memory
-    return base is not None and _counts_its_own(array) and array.shape == base.shape \
-        and array.strides == base.strides
+def counts_for(array, origin) -> bool:
+    """Whether ``array`` is a view ``own_counter`` made of all of ``origin`` (``w.data``)."""
+    return _views_of.get((id(array), id(origin))) is array
 
 
 def _owner(array):
     while getattr(array, "base", None) is not None and hasattr(array.base, "shape") \
-            and not _counts_its_own(array):
+            and not is_data_view(array):
         array = array.base
     return array
 
@@ -78,9 +80,7 @@ def bump(array) -> None:
     changes = _history.get(key)
     if changes is None:
         changes = _history[key] = [0]
-        if owner is array and _counts_its_own(array):
-            pass  # its weak reference forgets the history (own_counter)
-        else:
+        if not is_data_view(owner):  # a .data view's weak reference forgets it (own_counter)
             weakref.finalize(owner, _history.pop, key, None)
     changes.append(clock)
     if len(changes) > _LONGEST:
