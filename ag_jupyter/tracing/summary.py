@@ -44,6 +44,8 @@ from .statistics import preview, sample_stats, stat
 SMALL = 64
 SAMPLE = 1024
 PREVIEW = 32
+CHANNELS = 16  # a 4-D (N, C, H, W) tensor: sample 0's first 16 channels, each at most 16x16
+CHANNEL_SIDE = 16
 
 # vdot, not dot: the same BLAS call (bit for bit), but NumPy's dot warns "overflow encountered
 # in dot" when the squares of huge entries (float32 past ~1e19) overflow, which would put a
@@ -133,7 +135,7 @@ class Large:
     """The summary of an array of more than ``SMALL`` elements (see the module doc)."""
 
     __slots__ = ("shape", "dtype", "nan", "inf", "norm", "repeats", "sample", "grid", "step", "stats",
-                 "sampled", "_json")
+                 "sampled", "channel_grid", "_json")
 
     def __init__(self, array, exact: bool):
         # Written for speed: this runs for every large tensor while the traced code runs,
@@ -142,6 +144,8 @@ class Large:
         self.dtype = array.dtype
         self.nan = self.inf = 0
         self.stats = self._json = None
+        # an image batch is drawn as its first sample's channels, not one smear of every row
+        self.channel_grid = _channel_grid(array, shape) if len(shape) == 4 and shape[0] else None
         if 0 in array.strides:
             distinct, repeats = _unbroadcast(array)
         else:
@@ -226,6 +230,8 @@ class Large:
         out["norm"] = stat(self.norm)
         if self.grid is not None:
             out["preview"] = preview(self.grid, self.step, finite)
+        if self.channel_grid is not None:
+            out["channels"] = channel_previews(self.channel_grid, self.shape, finite)
         return out
 
     def __repr__(self) -> str:
@@ -254,6 +260,27 @@ def _grid(array, shape, own: bool):
     if not own:
         grid = _kept(grid)
     return grid, step
+
+
+def _channel_steps(shape) -> list:
+    """Every how many rows and columns a channel's preview keeps one: at most 16x16."""
+    return [-(-shape[2] // CHANNEL_SIDE), -(-shape[3] // CHANNEL_SIDE)]
+
+
+def _channel_grid(array, shape):
+    """Sample 0's first ``CHANNELS`` channels at ``_channel_steps``: a host copy, the summary's own
+    (one gather, only for 4-D tensors)."""
+    row_step, col_step = _channel_steps(shape)
+    return _host(array[0, :CHANNELS, ::row_step, ::col_step]).copy()
+
+
+def channel_previews(grid, shape, finite: bool) -> dict:
+    """The ``channels`` of a 4-D summary: ``preview``'s encoding of the shown channels stacked
+    (channel after channel, each ``rows`` x ``cols``), on one scale so channels compare."""
+    shown, rows, cols = grid.shape
+    out = preview(grid.reshape(shown * rows, cols), _channel_steps(shape), finite)
+    out.update(channels=int(shape[1]), shown=int(shown), rows=int(rows))
+    return out
 
 
 _places: dict = {}  # shape -> _plan(shape), for the shapes seen lately
