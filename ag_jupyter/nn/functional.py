@@ -71,7 +71,7 @@ def gelu(input: Tensor, approximate: str = "none") -> Tensor:
 
 def leaky_relu(input: Tensor, negative_slope: float = 0.01, inplace: bool = False) -> Tensor:
     if inplace:
-        return _inplace(input, nonlinear.LeakyRelu, negative_slope)
+        return _inplace(input, nonlinear.LeakyReluInPlace, negative_slope)
     return nonlinear.leaky_relu(input, negative_slope)
 
 
@@ -81,7 +81,7 @@ def silu(input: Tensor, inplace: bool = False) -> Tensor:
 
 
 def elu(input: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:
-    return _inplace(input, nonlinear.Elu, alpha) if inplace else nonlinear.elu(input, alpha)
+    return _inplace(input, nonlinear.EluInPlace, alpha) if inplace else nonlinear.elu(input, alpha)
 
 
 def softplus(input: Tensor, beta: float = 1.0, threshold: float = 20.0) -> Tensor:
@@ -125,7 +125,7 @@ def _masked(input: Tensor, p: float, mask_shape: tuple, inplace: bool) -> Tensor
     """``input`` times a mask of ``mask_shape`` (broadcast over the rest): 0 with
     probability ``p``, else ``1/(1-p)``."""
     array = input._data
-    keep = random_array("uniform", mask_shape, numpy.float64, backend.CPU) < 1 - p
+    keep = random_array("bernoulli", mask_shape, numpy.bool_, backend.CPU, 1 - p)
     mask = numpy.zeros(mask_shape, array.dtype) if p == 1 else (keep / (1 - p)).astype(array.dtype)
     mask = _wrap(backend.move(mask, input.device), False, None)
     return _inplace(input, Mul, mask) if inplace else Mul.apply(input, mask)

@@ -84,7 +84,7 @@ class trace_torch:  # noqa: N801 - a context manager named like the function use
         return entry[1] if held is tensor else None
 
     def set_label(self, node_id: str, label: str) -> None:
-        self.records.by_id[node_id]["label"] = str(label)
+        self.records.name_node(node_id, label)
 
     def _remember(self, tensor, tensor_id: str) -> None:
         try:
