@@ -64,7 +64,8 @@ def _view_arguments(func):
         argument("--live", action="store_true",
                  help="step the backward pass for real, one node per step: x.grad in the kernel "
                       "always matches the screen"),
-        argument("--no-animate", action="store_true", help="show the final graph at once"),
+        argument("--no-animate", action="store_true",
+                 help="show the final graph at once (by default the forward builds itself, then the backward waits)"),
         argument("--predict", action="store_true",
                  help="ask for each leaf's gradient before showing it; the answers are in the widget's "
                       ".predictions"),
@@ -92,7 +93,8 @@ class AutogradMagics(Magics):
     @cell_magic
     def autograd(self, line: str, cell: str):
         """Run the cell under ``ag.trace()`` and show its graph: it builds itself in the
-        order the code made it, then the backward pass steps node by node.
+        order the code made it and waits where the backward pass begins; → steps the
+        backward node by node, ▶ plays it.
 
         Tensors are labelled with the cell's variable names, module parameters with
         their dotted names (``fc_1.weight``), module scopes with the variable holding

@@ -178,6 +178,20 @@ def test_float16_norm_is_summed_in_float32_as_pytorch_does(values, dim):
     same_as_torch(program)
 
 
+def test_a_0d_tensor_formats_its_number_and_its_data_is_shared_as_pytorchs():
+    torch = pytest.importorskip("torch")
+    for make in (ag, torch):
+        loss = make.tensor([1.5, 2.25]).sum()
+        assert f"{loss:.3f} {loss:f}" == "3.750 3.750000"
+        with pytest.raises(TypeError):
+            format(make.tensor([1.0, 2.0]), ".2f")
+    # the sum of a 1-d tensor is held as a NumPy scalar inside; its .data still shares memory
+    x = ag.tensor([2.0], dtype=ag.float64).sum()
+    shared = x.data
+    shared += 1
+    assert x.item() == 3.0
+
+
 def test_data_of_a_tensor_over_a_numpy_scalar():
     scalar = _wrap(numpy.float32(2.0), False, None)  # what some reductions leave in _data
     assert scalar.data.item() == 2.0
@@ -201,17 +215,3 @@ def test_data_augmented_assignment_on_a_view_tensor():
         pending.backward()
         return w, w.grad, base
     same_as_torch(program)
-
-
-def test_a_0d_tensor_formats_its_number_and_its_data_is_shared_as_pytorchs():
-    torch = pytest.importorskip("torch")
-    for make in (ag, torch):
-        loss = make.tensor([1.5, 2.25]).sum()
-        assert f"{loss:.3f} {loss:f}" == "3.750 3.750000"
-        with pytest.raises(TypeError):
-            format(make.tensor([1.0, 2.0]), ".2f")
-    # the sum of a 1-d tensor is held as a NumPy scalar inside; its .data still shares memory
-    x = ag.tensor([2.0], dtype=ag.float64).sum()
-    shared = x.data
-    shared += 1
-    assert x.item() == 3.0

@@ -135,7 +135,8 @@ class GraphWidget(_ContractTraits):
         return self
 
     def play(self) -> GraphWidget:
-        """Start playing (the view advances ``step`` at ``speed``); from the end, start over."""
+        """Start playing (the view advances ``step`` at ``speed`` and pauses where a backward
+        pass begins, so the backward waits for the learner); from the end, start over."""
         if self.step >= self.total and not self.live:
             self.step = 0
         self.playing = True

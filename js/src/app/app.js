@@ -101,7 +101,7 @@ export function mountWidget(model, el, host) {
       segments, passOptions: passes, passIndex: get("pass_index"),
       collapseText: sel && sel.open ? "expand" : "collapse", canCollapse: !!sel });
     strip.show(stripLine(index, state), get("source"));
-    panel.show(index, state, { defer: !!get("playing") });
+    panel.show(index, state, { defer: !!get("playing"), live: !!get("live") });
     camera.aroundInspector(selected, ds.current, () => inspector.show(selected, index, state, display));
     root.title = passMarks ? passMarks.text : "";
   }

@@ -2,7 +2,7 @@
 // Created in anywidget's initialize(), so a widget shown twice ticks once, not
 // twice. Views send player actions here; the timeline.js reducer decides, the host
 // writes `step` / `playing` back to the model (and so to Python).
-import { indexTrace, passRange, player, tickDelay, canAdvance } from "../model/timeline.js";
+import { indexTrace, passRange, player, tickDelay, canAdvance, forwardEnds } from "../model/timeline.js";
 import { nextQuestion } from "../model/predict.js";
 import { TRAIT_DEFAULTS } from "../model/contract.js";
 import { applyChange } from "../model/trace-change.js";
@@ -46,7 +46,7 @@ export function createHost(model) {
     const idx = getIndex();
     const live = !!trait(model, "live");
     return { step: trait(model, "step"), playing: !!trait(model, "playing"), live,
-      canAdvance: live && canAdvance(idx), ...passRange(idx, trait(model, "pass_index")) };
+      canAdvance: live && canAdvance(idx), pauses: forwardEnds(idx), ...passRange(idx, trait(model, "pass_index")) };
   }
 
   /** Apply a player action ({type: first|back|step|last|play|pause|toggle|tick|goto}). */
