@@ -102,10 +102,11 @@ def test_every_widget_waits_for_the_learner(path):
     for widget in widgets:
         where = f"{path.stem}, cell {widget['cell']}: {widget['step']} / {widget['total']}"
         assert not widget["playing"], where
-        if widget["caption"].startswith("the graph is built; no backward pass was recorded"):
+        if widget["caption"].endswith(" — the graph is built; no backward pass was recorded (← steps back "
+                                      "through the forward)"):
             continue
-        assert widget["caption"].startswith("the graph is built: press → to step the backward pass"), \
-            (where, widget["caption"])
+        assert widget["caption"].endswith(" — the graph is built: press → to step the backward pass one node at a "
+                                          "time, or ▶ to play it"), (where, widget["caption"])
         assert widget["step"] < widget["total"] or widget["live_can_advance"], where
 
 

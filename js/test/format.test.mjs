@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { num, shapeText, shapeCompact, nodeText, nodeName, summaryText, badgeText, edgeGradText, base64Bytes, decodePreview, heatGrid, heatColor, nested, toNumber } from "../src/model/format.js";
-import { caption } from "../src/model/caption.js";
+import { caption, WAITS_FOR_BACKWARD, NO_BACKWARD } from "../src/model/caption.js";
 import { stepLatex, stepText, latexEscape, latexValue, nameFormula, texNumber } from "../src/model/latex.js";
 import { indexTrace, stateAt } from "../src/model/timeline.js";
 import { fixture } from "./helpers/fixtures.mjs";
@@ -121,15 +121,17 @@ test("captions say what the current event is", () => {
   // while it plays it says what is happening, never "press ▶"
   assert.equal(caption(idx, stateAt(idx, 0), { playing: true }), "building the graph: it pauses where the backward pass begins");
   const built = idx.events.findIndex((e) => e.type === "backward_begin");
-  assert.equal(caption(idx, stateAt(idx, built)),
-    "the graph is built: press → to step the backward pass one node at a time, or ▶ to play it");
-  assert.match(caption(idx, stateAt(idx, built), { playing: true }), /^forward: /);
+  // where it waits: the last forward step's arithmetic, then what to press
+  const lastForward = caption(idx, stateAt(idx, built), { playing: true });
+  assert.match(lastForward, /^forward: e = /);
+  assert.equal(caption(idx, stateAt(idx, built)), `${lastForward} — ${WAITS_FOR_BACKWARD}`);
+  assert.match(WAITS_FOR_BACKWARD, /^the graph is built: press → to step the backward pass/);
   // live: the kernel has not run the backward yet, so the document ends with the forward
   const forwardOnly = indexTrace({ ...fixture("e_labelled"), events: fixture("e_labelled").events.slice(0, built) });
-  assert.match(caption(forwardOnly, stateAt(forwardOnly, built), { live: true }), /^the graph is built: press →/);
-  assert.equal(caption(forwardOnly, stateAt(forwardOnly, built)),
-    "the graph is built; no backward pass was recorded (← steps back through the forward)", "not live: nothing follows");
-  assert.match(caption(forwardOnly, stateAt(forwardOnly, built), { playing: true }), /^forward: /);
+  assert.equal(caption(forwardOnly, stateAt(forwardOnly, built), { live: true }), `${lastForward} — ${WAITS_FOR_BACKWARD}`);
+  assert.equal(caption(forwardOnly, stateAt(forwardOnly, built)), `${lastForward} — ${NO_BACKWARD}`,
+    "not live: nothing follows");
+  assert.equal(caption(forwardOnly, stateAt(forwardOnly, built), { playing: true }), lastForward);
   assert.equal(caption(idx, stateAt(idx, 1)), "forward: a = 2");
   // the end names every leaf's .grad, as the accumulate events (the engine's numbers) left it
   assert.equal(caption(idx, stateAt(idx, idx.events.length)),

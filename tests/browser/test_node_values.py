@@ -132,7 +132,9 @@ def test_forward_captions_are_the_arithmetic_with_the_engines_numbers(page, site
         said.append(page.text_content(".ag-caption"))
     assert "forward: a = 2" in said and "forward: b = -3" in said
     assert f"forward: u = a × b = 2 × (-3) = {int(u.item())}" in said
-    last = said[-1]  # v = u*2 + 1 = -12 + 1 = -11, each number the engine's
+    # v = u*2 + 1 = -12 + 1 = -11, each number the engine's (then: no backward was recorded)
+    last, _, rest = said[-1].partition(" — ")
+    assert rest.startswith("the graph is built; no backward pass was recorded"), said[-1]
     assert last.startswith("forward: v = u*2 + 1 = ") and last.endswith(f"= {int(v.item())}"), last
     assert f"{int((u * 2).item())} + 1" in last
 

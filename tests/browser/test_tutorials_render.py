@@ -36,11 +36,11 @@ def test_tutorial_widgets_render_and_wait(lab, page, name, widgets):
     page.wait_for_function("""() => {
       const graph = document.querySelector('.ag-graph');
       return graph.querySelector('button[data-action=play]').textContent === '▶'
-        && graph.querySelector('.ag-caption').textContent.startsWith('the graph is built');
+        && graph.querySelector('.ag-caption').textContent.includes('— the graph is built');
     }""", timeout=60_000)
     step, total = map(int, first.locator(".ag-step-counter").text_content().split(" / "))
     # live: the kernel has the backward still to run; a graph drawn with no backward says so
-    nothing_to_step = first.locator(".ag-caption").text_content().startswith("the graph is built; no backward")
+    nothing_to_step = "— the graph is built; no backward" in first.locator(".ag-caption").text_content()
     assert step < total or "--live" in (NOTEBOOKS / name).read_text() or nothing_to_step, (step, total)
     first.screenshot(path=str(ARTIFACTS / f"{Path(name).stem}-first-widget.png"))
     page.screenshot(path=str(ARTIFACTS / f"{Path(name).stem}.png"), full_page=True)

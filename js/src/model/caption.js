@@ -28,8 +28,11 @@ function atForwardEnd(index, state, live) {
   return live && state.event.type === "create";
 }
 
+export const WAITS_FOR_BACKWARD = "the graph is built: press → to step the backward pass one node at a time, or ▶ to play it";
+export const NO_BACKWARD = "the graph is built; no backward pass was recorded (← steps back through the forward)";
+
 /** The sentence under the graph for the event on screen. Where the widget waits for
- * the learner (at 0, at a forward's end) it says what to press; while playing it
+ * the learner (at 0, at a forward's end) it also says what to press; while playing it
  * says what is happening, never "press ▶". */
 export function caption(index, state, { playing = false, live = false } = {}) {
   const e = state.event;
@@ -38,13 +41,16 @@ export function caption(index, state, { playing = false, live = false } = {}) {
     return playing ? "building the graph: it pauses where the backward pass begins"
       : "press ▶ to build the graph (→ adds one node at a time); click a node to inspect it";
   }
-  if (!playing && atForwardEnd(index, state, live)) {
-    return "the graph is built: press → to step the backward pass one node at a time, or ▶ to play it";
-  }
+  const said = eventCaption(index, state, e);
+  if (!playing && atForwardEnd(index, state, live)) return `${said} — ${WAITS_FOR_BACKWARD}`;
   // a graph drawn without running backward (ag.show of a tensor): nothing waits, say so
   if (!playing && !live && state.step === state.total && !index.roots.size && e.type === "create") {
-    return "the graph is built; no backward pass was recorded (← steps back through the forward)";
+    return `${said} — ${NO_BACKWARD}`;
   }
+  return said;
+}
+
+function eventCaption(index, state, e) {
   const node = index.nodes.get(e.node);
   switch (e.type) {
     case "create":
