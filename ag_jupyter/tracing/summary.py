@@ -39,13 +39,11 @@ import numpy
 
 from ..backend import array_module, device_of
 from .copies import CopyBlocks
-from .statistics import preview, sample_stats, stat
+from .statistics import CHANNELS, channel_previews, channel_steps, preview, sample_stats, stat
 
 SMALL = 64
 SAMPLE = 1024
 PREVIEW = 32
-CHANNELS = 16  # a 4-D (N, C, H, W) tensor: sample 0's first 16 channels, each at most 16x16
-CHANNEL_SIDE = 16
 
 # vdot, not dot: the same BLAS call (bit for bit), but NumPy's dot warns "overflow encountered
 # in dot" when the squares of huge entries (float32 past ~1e19) overflow, which would put a
@@ -262,25 +260,11 @@ def _grid(array, shape, own: bool):
     return grid, step
 
 
-def _channel_steps(shape) -> list:
-    """Every how many rows and columns a channel's preview keeps one: at most 16x16."""
-    return [-(-shape[2] // CHANNEL_SIDE), -(-shape[3] // CHANNEL_SIDE)]
-
-
 def _channel_grid(array, shape):
-    """Sample 0's first ``CHANNELS`` channels at ``_channel_steps``: a host copy, the summary's own
+    """Sample 0's first ``CHANNELS`` channels at ``channel_steps``: a host copy, the summary's own
     (one gather, only for 4-D tensors)."""
-    row_step, col_step = _channel_steps(shape)
+    row_step, col_step = channel_steps(shape)
     return _host(array[0, :CHANNELS, ::row_step, ::col_step]).copy()
-
-
-def channel_previews(grid, shape, finite: bool) -> dict:
-    """The ``channels`` of a 4-D summary: ``preview``'s encoding of the shown channels stacked
-    (channel after channel, each ``rows`` x ``cols``), on one scale so channels compare."""
-    shown, rows, cols = grid.shape
-    out = preview(grid.reshape(shown * rows, cols), _channel_steps(shape), finite)
-    out.update(channels=int(shape[1]), shown=int(shown), rows=int(rows))
-    return out
 
 
 _places: dict = {}  # shape -> _plan(shape), for the shapes seen lately
