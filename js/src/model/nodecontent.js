@@ -8,7 +8,7 @@ import { num, nested, heatGrid, channelMaps, nodeText, tensorName, shapeCompact,
 
 export const GRID_MAX = 4;
 export const THUMB = 8; // thumbnail cells per side, at most
-export const CHANNEL_THUMB = 6; // a channel's cells per side in a 4-D tensor's mosaic, at most
+export const CHANNEL_THUMB = 8; // a channel's cells per side in a 4-D tensor's mosaic, at most
 export const CHAR = 7, LINE = 16, PAD_X = 14, PAD_Y = 6, THUMB_PX = 4, COL_GAP = 10;
 
 /** How a summary is shown: {kind: "scalar", text} | {kind: "grid", rows: [[text]]}
