@@ -47,6 +47,7 @@ from .dtypes import (
     uint8,
 )
 from .generator import Generator, default_generator
+from .nn.top_level import batch_norm, binary_cross_entropy_with_logits, dropout, embedding, layer_norm
 from .ops.activation import log_softmax, softmax
 from .ops.cumulative import cumprod, cumsum, logsumexp, prod
 from .ops.diagonals import diag, diagonal, tril, triu

@@ -1,6 +1,6 @@
 """Where a training step's time goes, in the engine's own terms.
 
-Run from the repository root:  python benchmarks/where_time_goes.py [W1|W3|W5|W2|W2-nn] [--steps N]
+Run from the repository root:  python benchmarks/where_time_goes.py [W1|W3|W5|W2|W2-nn|LeNet|makemore] [--steps N]
 
 cProfile charges each Python call a fixed cost comparable to the calls themselves (most of
 the engine's take well under a microsecond), so its shares mislead here. This times the
@@ -21,6 +21,7 @@ from collections import Counter
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
+from bench_cnn import lenet_contenders, makemore_contenders  # noqa: E402
 from workloads import W1_CHAIN, W3_CHAIN, chain_contenders, micrograd_contenders, mlp_contenders  # noqa: E402
 
 from ag_jupyter.autograd import engine  # noqa: E402
@@ -32,6 +33,8 @@ WORKLOADS = {
     "W5": lambda: micrograd_contenders()["ag_jupyter"],
     "W2": lambda: mlp_contenders()["ag_jupyter"],
     "W2-nn": lambda: mlp_contenders(nn=True)["ag_jupyter"],
+    "LeNet": lambda: lenet_contenders()["ag_jupyter"],
+    "makemore": lambda: makemore_contenders()["ag_jupyter"],
 }
 
 

@@ -121,20 +121,20 @@ SURVEY = [
     Used("torch.multinomial", "makemore/makemore.py makemore/part1 makemore/part2 makemore/part3 makemore/part4 "
                               "makemore/part5"),
     Used("torch.mv", "d2l/linear-algebra"),
-    Used("torch.nn.AdaptiveAvgPool2d", "nn_tutorial", pending="conv"),
-    Used("torch.nn.AvgPool2d", "d2l/lenet nn_tutorial", pending="conv"),
-    Used("torch.nn.Conv2d", "blitz/cifar10 blitz/neural_networks d2l/lenet nn_tutorial", pending="conv"),
+    Used("torch.nn.AdaptiveAvgPool2d", "nn_tutorial"),
+    Used("torch.nn.AvgPool2d", "d2l/lenet nn_tutorial"),
+    Used("torch.nn.Conv2d", "blitz/cifar10 blitz/neural_networks d2l/lenet nn_tutorial"),
     Used("torch.nn.CrossEntropyLoss", "basics/optimization basics/quickstart blitz/cifar10"),
     Used("torch.nn.Dropout", "d2l/dropout"),
     Used("torch.nn.Embedding", "makemore/makemore.py"),
     Used("torch.nn.Flatten", "basics/buildmodel basics/optimization basics/quickstart d2l/lenet "
                              "d2l/softmax-regression-concise d2l/dropout d2l/mlp-implementation "
                              "examples/polynomial_nn examples/polynomial_optim"),
-    Used("torch.nn.functional.avg_pool2d", "nn_tutorial", pending="conv"),
+    Used("torch.nn.functional.avg_pool2d", "nn_tutorial"),
     Used("torch.nn.functional.binary_cross_entropy_with_logits", "basics/autogradqs"),
     Used("torch.nn.functional.cross_entropy", "d2l/softmax-regression-concise makemore/makemore.py makemore/part2 "
                                               "makemore/part3 makemore/part4 makemore/part5 nn_tutorial"),
-    Used("torch.nn.functional.max_pool2d", "blitz/neural_networks", pending="conv"),
+    Used("torch.nn.functional.max_pool2d", "blitz/neural_networks"),
     Used("torch.nn.functional.one_hot", "makemore/part1 makemore/part4"),
     Used("torch.nn.functional.relu", "blitz/cifar10 blitz/neural_networks nn_tutorial"),
     Used("torch.nn.functional.sigmoid", "makemore/makemore.py"),
@@ -151,7 +151,7 @@ SURVEY = [
                             "blitz/neural_networks d2l/lenet examples/polynomial_nn examples/polynomial_optim "
                             "makemore/makemore.py nn_tutorial"),
     Used("torch.nn.LogSoftmax", "basics/optimization"),
-    Used("torch.nn.MaxPool2d", "blitz/cifar10 d2l/pooling", pending="conv"),
+    Used("torch.nn.MaxPool2d", "blitz/cifar10 d2l/pooling"),
     Used("torch.nn.Module", "basics/buildmodel basics/optimization basics/quickstart blitz/cifar10 "
                             "blitz/neural_networks d2l/conv-layer examples/dynamic_net examples/polynomial_module "
                             "makemore/makemore.py nn_tutorial"),

@@ -3,9 +3,9 @@
 The gradient tests (finite differences, PyTorch parity, create_graph) iterate over
 ``CASES``; ``test_registry_covers_every_op`` fails when an ``Op`` subclass is not
 covered, so a new op is tested by being registered: here, or in an area's own module
-(``registry_layers.py``: issue 30's layers; ``registry_course.py``: its Tensor surface)
-whose list is gathered at the end; the Case
-class and the input strategies are in ``registry_tools.py``.
+(``registry_layers.py``: issue 30's layers; ``registry_windows.py``: convolution and
+pooling; ``registry_course.py``: its Tensor surface) whose lists are gathered at the end;
+the Case class and the input strategies are in ``registry_tools.py``.
 """
 from __future__ import annotations
 
@@ -28,6 +28,7 @@ from registry_tools import (
     values,
     with_dim,
 )
+from registry_windows import WINDOW_CASES
 
 import ag_jupyter as ag
 
@@ -248,3 +249,4 @@ def _key(m, key):
 CASES += COURSE_CASES
 INDIRECT.update(COURSE_INDIRECT)
 CASES += LAYER_CASES
+CASES += WINDOW_CASES

@@ -122,3 +122,33 @@ LAYER_CASES += [
     Case("embedding", _embedding, lambda m, w, indices, padding_idx: functional(m).embedding(
         m.as_tensor(indices), w, padding_idx), ("Embedding",)),
 ]
+
+
+def _in_place(name: str, **settings):
+    """``F.NAME(a * 1, inplace=True)``: written into a non-leaf, as a model's activation is."""
+    def run(m, a, **drawn):
+        return getattr(functional(m), name)(a * 1, inplace=True, **settings, **drawn)
+    return run
+
+
+LAYER_CASES += [
+    Case("leaky_relu_", _with_settings(nonzero, negative_slope=[0.01, 0.2]), _in_place("leaky_relu"),
+         ("LeakyReluInPlace",)),
+    Case("elu_", _with_settings(nonzero, alpha=[1.0, 0.5]), _in_place("elu"), ("EluInPlace",)),
+]
+
+
+def _logits_with_weights(data):
+    n, c = data.draw(st.integers(1, 3)), data.draw(st.integers(1, 3))
+    return [data.draw(values((n, c))), data.draw(values((n, c), 0.0, 1.0))], {
+        "reduction": data.draw(st.sampled_from(["mean", "sum", "none"])), "weight": data.draw(values((c,), 0.2, 2.0)),
+        "pos_weight": data.draw(values((c,), 0.2, 3.0))}
+
+
+LAYER_CASES += [
+    Case("binary_cross_entropy_with_logits_weighted", _logits_with_weights,
+         lambda m, x, t, reduction, weight, pos_weight: functional(m).binary_cross_entropy_with_logits(
+             x, t, weight=m.as_tensor(weight).to(t.dtype), pos_weight=m.as_tensor(pos_weight).to(t.dtype),
+             reduction=reduction),
+         ("BinaryCrossEntropyWithLogits",)),
+]

@@ -149,3 +149,20 @@ def test_the_floor_tracer_keeps_each_value_as_it_was():
     assert [[g.tolist() for g in entry[1] if g is not None] for entry in steps] == \
         [[[1.0, 1.0]], [[1.0, 1.0]], [[3.0, 3.0]]]
     assert len(again) == 1 and again[0][3].tolist() == [20.0, 40.0]
+
+
+def test_the_cnn_benchmark_prints_both_budget_rows(capsys, monkeypatch):
+    import bench_cnn
+
+    # tiny batches: this checks the report, not the speed
+    lenet, makemore = bench_cnn.lenet_contenders, bench_cnn.makemore_contenders
+    monkeypatch.setattr(bench_cnn, "lenet_contenders", lambda torch: lenet(torch, batch=2))
+    monkeypatch.setattr(bench_cnn, "makemore_contenders", lambda torch: makemore(torch, batch=4, hidden=8))
+    ratios = bench_cnn.main(["--quick"])
+    out = capsys.readouterr().out
+    assert "LeNet-5 training step" in out and "makemore MLP step" in out
+    if ratios:  # with PyTorch installed: a ratio and a verdict per budget
+        assert set(ratios) == set(bench_cnn.TARGETS)
+        for row in bench_cnn.TARGETS:
+            assert row in out
+        assert "95% interval" in out

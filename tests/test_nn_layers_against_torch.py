@@ -104,6 +104,9 @@ def test_batch_norm_buffers_and_state_dict():
     with ag.no_grad():
         ours.eval()(ag.ones(3, 2))
     assert int(ours.num_batches_tracked) == 1  # eval leaves it
+    with pytest.raises(RuntimeError, match="weight should contain 3 elements not 2"):
+        ours.train()(ag.ones(4, 3))  # a refused input changes no buffer
+    assert int(ours.num_batches_tracked) == 1 and before.tolist() == pytest.approx([0.2, 0.35])
 
 
 @pytest.mark.parametrize("call, x", [
@@ -232,6 +235,16 @@ def test_loss_modules(build, kind):
     lambda m: m.nn.functional.huber_loss(m.tensor([0.5]), m.tensor([1.0]), delta=0.0),
     lambda m: m.nn.functional.gelu(m.tensor([1])),
     lambda m: m.nn.functional.leaky_relu(m.tensor([True])),
+    lambda m: m.nn.functional.gelu(m.ones(2), approximate="erf"),
+    lambda m: m.nn.functional.batch_norm(m.ones(2, 3), m.zeros(2), m.ones(2), training=True),
+    lambda m: m.nn.functional.batch_norm(m.ones(2, 3), None, None, None, m.ones(2), training=True),
+    lambda m: m.nn.functional.layer_norm(m.ones(2, 3), (3,), m.ones(2)),
+    lambda m: m.nn.functional.binary_cross_entropy(m.tensor([0.5]), m.tensor([1.0]),
+                                                   weight=m.ones(1, requires_grad=True)).backward(),
+    lambda m: m.nn.functional.binary_cross_entropy_with_logits(m.tensor([0.5]), m.tensor([1.0]),
+                                                               pos_weight=m.ones(1, requires_grad=True)),
+    lambda m: m.nn.functional.binary_cross_entropy_with_logits(m.tensor([0.5]), m.tensor([1.0]),
+                                                               weight=m.ones(1, requires_grad=True)),
 ])
 def test_loss_and_activation_errors_are_pytorchs(call):
     with pytest.raises(Exception) as theirs:
@@ -338,3 +351,26 @@ def test_the_new_layers_trace_and_draw_with_pytorchs_node_names():
     assert all(name in their_names for name in expected), their_names
     scopes = {n.get("scope") for n in doc["nodes"] if n["kind"] == "op" and n["op"] in expected[:5]}
     assert {"Sequential.0", "Sequential.3", "Sequential.4", "Sequential.6", "Sequential.7"} <= scopes, scopes
+
+
+@pytest.mark.parametrize("call", [
+    lambda m, x, w: m.layer_norm(x, (4,), w, w * 0.5),
+    lambda m, x, w: m.batch_norm(x, w, w * 0.5, None, None, True, 0.1, 1e-5, True),
+    lambda m, x, w: m.embedding(x * 0 + w, m.tensor([[0, 2], [1, 1]])),
+    lambda m, x, w: m.embedding(x * 0 + w, m.tensor([[0, 2], [1, 1]]), 1),
+    lambda m, x, w: m.dropout(x, 0.5, False),
+    lambda m, x, w: m.binary_cross_entropy_with_logits(x, x.detach().sigmoid(), None, w.detach(), 0),
+    lambda m, x, w: m.binary_cross_entropy_with_logits(x, x.detach().sigmoid(), None, None, 2),
+])
+def test_top_level_forms_take_pytorchs_arguments(call):
+    x = RNG.normal(size=(3, 4)).astype(np.float32)
+    w = RNG.uniform(0.5, 2, size=(4,)).astype(np.float32)
+    results = []
+    for lib in (ag, torch):
+        inputs, weight = lib.tensor(x, requires_grad=True), lib.tensor(w, requires_grad=True)
+        out = call(lib, inputs, weight)
+        out.sum().backward()
+        results.append([out.detach().numpy()] + [t.grad.numpy() for t in (inputs, weight) if t.grad is not None])
+    assert len(results[0]) == len(results[1])
+    for ours, theirs in zip(*results):
+        np.testing.assert_allclose(ours, theirs, 1e-5, 1e-5)

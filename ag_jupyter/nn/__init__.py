@@ -10,6 +10,7 @@ ag.Size([8, 2])
 from . import functional, init, utils
 from .activation import ELU, GELU, LeakyReLU, LogSoftmax, ReLU, Sigmoid, SiLU, Softmax, Softplus, Tanh
 from .container import ModuleDict, ModuleList, ParameterList, Sequential
+from .conv import Conv1d, Conv2d
 from .dropout import Dropout, Dropout2d
 from .flatten import Flatten
 from .linear import Identity, Linear
@@ -17,6 +18,7 @@ from .loss import BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, HuberLoss, L1Los
 from .module import Module
 from .normalization import BatchNorm1d, BatchNorm2d, LayerNorm
 from .parameter import Parameter
+from .pooling import AdaptiveAvgPool2d, AvgPool2d, MaxPool1d, MaxPool2d
 from .sparse import Embedding
 
 __all__ = [
@@ -30,3 +32,4 @@ __all__ = [
     "Dropout2d",
 ]
 __all__ += ["utils"]
+__all__ += ["Conv1d", "Conv2d", "MaxPool1d", "MaxPool2d", "AvgPool2d", "AdaptiveAvgPool2d"]

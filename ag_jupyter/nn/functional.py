@@ -25,10 +25,13 @@ from ..generator import random_array
 from ..ops import elementwise_losses, nonlinear, normalization
 from ..ops import embedding as embedding_ops
 from ..ops.activation import LogSoftmax, Softmax
+from ..ops.convolution import conv1d, conv2d  # noqa: F401  (convolution and pooling: each one op in ops/)
 from ..ops.elementwise import Mul, Relu, Sigmoid, Tanh, where
 from ..ops.embedding import Embedding, check_indices
 from ..ops.linalg import Addmm
 from ..ops.losses import MseLoss, NllLoss, check_reduction
+from ..ops.pooling import adaptive_avg_pool2d, avg_pool2d, max_pool1d, max_pool2d  # noqa: F401
+from ..ops.windows import fold, unfold  # noqa: F401
 from ..tensor import TENSOR_TYPES, Tensor, _wrap
 from ..tensor_inplace import inplace as _inplace
 
@@ -68,7 +71,7 @@ def gelu(input: Tensor, approximate: str = "none") -> Tensor:
 
 def leaky_relu(input: Tensor, negative_slope: float = 0.01, inplace: bool = False) -> Tensor:
     if inplace:
-        return _inplace(input, nonlinear.LeakyRelu, negative_slope)
+        return _inplace(input, nonlinear.LeakyReluInPlace, negative_slope)
     return nonlinear.leaky_relu(input, negative_slope)
 
 
@@ -78,7 +81,7 @@ def silu(input: Tensor, inplace: bool = False) -> Tensor:
 
 
 def elu(input: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:
-    return _inplace(input, nonlinear.Elu, alpha) if inplace else nonlinear.elu(input, alpha)
+    return _inplace(input, nonlinear.EluInPlace, alpha) if inplace else nonlinear.elu(input, alpha)
 
 
 def softplus(input: Tensor, beta: float = 1.0, threshold: float = 20.0) -> Tensor:
@@ -122,7 +125,7 @@ def _masked(input: Tensor, p: float, mask_shape: tuple, inplace: bool) -> Tensor
     """``input`` times a mask of ``mask_shape`` (broadcast over the rest): 0 with
     probability ``p``, else ``1/(1-p)``."""
     array = input._data
-    keep = random_array("uniform", mask_shape, numpy.float64, backend.CPU) < 1 - p
+    keep = random_array("bernoulli", mask_shape, numpy.bool_, backend.CPU, 1 - p)
     mask = numpy.zeros(mask_shape, array.dtype) if p == 1 else (keep / (1 - p)).astype(array.dtype)
     mask = _wrap(backend.move(mask, input.device), False, None)
     return _inplace(input, Mul, mask) if inplace else Mul.apply(input, mask)

@@ -63,13 +63,16 @@ class _BatchNorm(Module):
             raise ValueError(f"expected {' or '.join(f'{d}D' for d in self.expected_dims)} input "
                              f"(got {input.ndim}D input)")
         factor = 0.0 if self.momentum is None else self.momentum
-        if self.training and self.track_running_stats and self.num_batches_tracked is not None:
-            self.num_batches_tracked._data[...] += 1
-            factor = 1.0 / float(self.num_batches_tracked.item()) if self.momentum is None else self.momentum
+        counting = self.training and self.track_running_stats and self.num_batches_tracked is not None
+        if counting and self.momentum is None:  # the average over every batch, this one included
+            factor = 1.0 / (float(self.num_batches_tracked.item()) + 1)
         use_batch = self.training or (self.running_mean is None and self.running_var is None)
         keep = not self.training or self.track_running_stats  # the buffers are read or updated
-        return F.batch_norm(input, self.running_mean if keep else None, self.running_var if keep else None,
-                            self.weight, self.bias, use_batch, factor, self.eps)
+        out = F.batch_norm(input, self.running_mean if keep else None, self.running_var if keep else None,
+                           self.weight, self.bias, use_batch, factor, self.eps)
+        if counting:  # after the call, so a refused input changes no buffer (PyTorch counts it first)
+            self.num_batches_tracked._data[...] += 1
+        return out
 
     def extra_repr(self) -> str:
         return (f"{self.num_features}, eps={self.eps}, momentum={self.momentum}, affine={self.affine}, "

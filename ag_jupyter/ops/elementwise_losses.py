@@ -27,50 +27,54 @@ def _kernel_error(kernel: str, array) -> NotImplementedError:
     return NotImplementedError(f'"{kernel}" not implemented for \'{scalar_type_name(array)}\'')
 
 
-def _constant(value, name: str):
-    """A weight's array: weights are constants here (PyTorch's own losses give them no
-    gradient either, in the common case); one that requires grad is refused, not ignored."""
+def _constant(value, name: str, function: str):
+    """A weight's array: a constant, as PyTorch's binary cross-entropies require (its words
+    when one requires grad)."""
     if value is None:
         return None
     if value._requires_grad:
-        raise RuntimeError(f"the derivative for '{name}' is not implemented (pass {name}.detach())")
+        raise RuntimeError(f"The function '{function}' is not differentiable with respect to argument "
+                           f"'{name}'. This input cannot have requires_grad True.")
     return value._data
 
 
 class ElementwiseLoss(Op):
-    """The shared reduction and backward; a subclass defines ``losses`` and ``slopes``."""
+    """The shared reduction and backward. A subclass defines ``losses`` (the per-element
+    loss of its ``arity`` inputs, cast to one dtype, then its settings) and ``slopes`` (each
+    input's derivative of it, in the algebra ``F``; None for an input left out)."""
 
-    __slots__ = ("reduction", "shapes", "dtypes", "count", "settings")
+    __slots__ = ("reduction", "shapes", "casts", "count", "settings")
     arity = 2
     formula_args = ("a", "t")  # the input, the target
 
-    def forward(self, input, target, reduction, *settings):
-        x, t = input._data, target._data
-        require_same_device(x, t)
-        self.saved = (input, target)
-        self.settings = settings
-        common = self.common_dtype(x, t)
-        values = self.losses(x.astype(common, copy=False), t.astype(common, copy=False), *settings)
+    def forward(self, *args):
+        inputs, (reduction, *settings) = args[: self.arity], args[self.arity:]
+        arrays = [None if value is None else value._data for value in inputs]
+        for other in arrays[1:]:
+            if other is not None:
+                require_same_device(arrays[0], other)
+        common = self.common_dtype(arrays[0], arrays[1])
+        values = self.losses(*(None if a is None else a.astype(common, copy=False) for a in arrays), *settings)
+        self.saved, self.settings = inputs, tuple(settings)
         self.reduction, self.count = reduction, values.size
-        self.shapes = (x.shape, t.shape) if x.shape != t.shape else None
-        self.dtypes = (x.dtype, t.dtype) if x.dtype != t.dtype else None
+        self.shapes = tuple(None if a is None else a.shape for a in arrays)
+        # each gradient goes back in its input's dtype, as in PyTorch
+        self.casts = tuple(None if a is None or a.dtype == common else a.dtype for a in arrays)
         return _reduce(values, reduction)
 
     def backward(self, F, grad):
-        input, target = self.saved
         if self.reduction == "mean":  # an empty input: a NaN loss and an empty gradient
             grad = grad * (1.0 / max(self.count, 1))
-        follow_input, follow_target = self._next
+        wants = tuple(link is not None for link in self._next)
         settings = (F.constant(s) if hasattr(s, "shape") else s for s in self.settings)  # weights
-        slope_input, slope_target = self.slopes(F, F.value(input), F.value(target), *settings,
-                                                want_target=follow_target is not None)
-        grads = [None if slope is None or follow is None else slope * grad
-                 for slope, follow in ((slope_input, follow_input), (slope_target, follow_target))]
-        for k in range(2):
-            if grads[k] is not None and self.shapes is not None:
-                grads[k] = sum_to(F, grads[k], self.shapes[k])
-            if grads[k] is not None and self.dtypes is not None:  # each in its input's dtype
-                grads[k] = F.cast(grads[k], self.dtypes[k])
+        slopes = self.slopes(F, *(None if t is None else F.value(t) for t in self.saved), *settings, wants=wants)
+        grads = []
+        for slope, want, shape, cast in zip(slopes, wants, self.shapes, self.casts):
+            if slope is None or not want:
+                grads.append(None)
+                continue
+            local = sum_to(F, slope * grad, shape)
+            grads.append(local if cast is None else F.cast(local, cast))
         return tuple(grads)
 
     @staticmethod
@@ -104,11 +108,11 @@ class BinaryCrossEntropy(ElementwiseLoss):
         return values if weight is None else (values * weight).astype(x.dtype, copy=False)
 
     @staticmethod
-    def slopes(F, x, t, weight, want_target):
+    def slopes(F, x, t, weight, wants):
         spread = x * (1 - x)
         slope_input = (x - t) / F.where(spread > _EPSILON, spread, _EPSILON)
         slope_target = None
-        if want_target:
+        if wants[1]:
             log_x, log_rest = F.log(x), F.log(1 - x)
             slope_target = F.where(log_rest > _LOG_FLOOR, log_rest, _LOG_FLOOR) - \
                 F.where(log_x > _LOG_FLOOR, log_x, _LOG_FLOOR)
@@ -119,12 +123,16 @@ class BinaryCrossEntropy(ElementwiseLoss):
 
 
 def _softplus_of_negative(F, x):
-    """``-log σ(x) = log(1 + e^-x)``, as ``max(-x, 0) + log(1 + e^-|x|)``: finite for any x."""
-    magnitude = x * F.sign(x)
+    """``-log σ(x) = log(1 + e^-x)``, as ``max(-x, 0) + log(1 + e^-|x|)``: finite for any x.
+    ``|x|`` is chosen, not ``x * sign(x)``: its slope at 0 must be 1 (the two kinks cancel
+    there), not sign(0) = 0, or the second derivative at x = 0 comes out wrong."""
+    magnitude = F.where(x < 0, -x, x)
     return -x * (x < 0) + F.log(1 + F.exp(-magnitude))
 
 
 class BinaryCrossEntropyWithLogits(ElementwiseLoss):
+    """``weight`` and ``pos_weight`` are constants (PyTorch refuses ones that require grad)."""
+
     __slots__ = ()
     node_name = "BinaryCrossEntropyWithLogitsBackward0"
     symbol = "BCE logits"
@@ -135,11 +143,11 @@ class BinaryCrossEntropyWithLogits(ElementwiseLoss):
     def common_dtype(x, t):
         if x.dtype.kind != "f":
             raise _kernel_error("log_sigmoid_cpu", x)
-        common = result_type(x, t)
         if t.dtype.kind != "f":
-            raise RuntimeError(f"result type {scalar_type_name(numpy.empty(0, common))} can't be cast to "
+            common = numpy.empty(0, result_type(x, t))
+            raise RuntimeError(f"result type {scalar_type_name(common)} can't be cast to "
                                f"the desired output type {scalar_type_name(t)}")
-        return common
+        return t.dtype  # PyTorch's result has the target's dtype, whichever float is wider
 
     @staticmethod
     def losses(x, t, weight, pos_weight):
@@ -153,13 +161,14 @@ class BinaryCrossEntropyWithLogits(ElementwiseLoss):
         return values.astype(x.dtype, copy=False)
 
     @staticmethod
-    def slopes(F, x, t, weight, pos_weight, want_target):
+    def slopes(F, x, t, weight, pos_weight, wants):
+        softplus_neg = _softplus_of_negative(F, x) if wants[1] and pos_weight is not None else None
         if pos_weight is None:
             slope_input = F.sigmoid(x) - t
-            slope_target = -x if want_target else None
+            slope_target = -x if wants[1] else None
         else:
             slope_input = (1 + (pos_weight - 1) * t) * F.sigmoid(x) - pos_weight * t
-            slope_target = (pos_weight - 1) * _softplus_of_negative(F, x) - x if want_target else None
+            slope_target = (pos_weight - 1) * softplus_neg - x if wants[1] else None
         if weight is not None:
             slope_input = slope_input * weight
             slope_target = None if slope_target is None else slope_target * weight
@@ -187,11 +196,11 @@ class SmoothL1Loss(ElementwiseLoss):
         return xp.where(z < beta, 0.5 * z * z / beta, z - 0.5 * beta).astype(z.dtype, copy=False)
 
     @staticmethod
-    def slopes(F, x, t, beta, want_target):
+    def slopes(F, x, t, beta, wants):
         z = x - t
         inside = (z * F.sign(z)) < beta
         slope = F.where(inside, z * (1.0 / beta), F.sign(z))
-        return slope, (-slope if want_target else None)
+        return slope, (-slope if wants[1] else None)
 
 
 class HuberLoss(ElementwiseLoss):
@@ -215,25 +224,26 @@ class HuberLoss(ElementwiseLoss):
         return xp.where(z < delta, 0.5 * z * z, delta * (z - 0.5 * delta)).astype(x.dtype, copy=False)
 
     @staticmethod
-    def slopes(F, x, t, delta, want_target):
+    def slopes(F, x, t, delta, wants):
         z = x - t
         inside = (z * F.sign(z)) <= delta
         slope = F.where(inside, z, F.sign(z) * delta)
-        return slope, (-slope if want_target else None)
+        return slope, (-slope if wants[1] else None)
 
 
 def binary_cross_entropy(input, target, weight, reduction):
     if target.__class__ in TENSOR_TYPES and tuple(target.shape) != tuple(input.shape):
         raise ValueError(f"Using a target size ({_size(target)}) that is different to the input size "
                          f"({_size(input)}) is deprecated. Please ensure they have the same size.")
-    return BinaryCrossEntropy.apply(input, target, reduction, _constant(weight, "weight"))
+    return BinaryCrossEntropy.apply(input, target, reduction, _constant(weight, "weight", "binary_cross_entropy"))
 
 
 def binary_cross_entropy_with_logits(input, target, weight, reduction, pos_weight):
     if tuple(target.shape) != tuple(input.shape):
         raise ValueError(f"Target size ({_size(target)}) must be the same as input size ({_size(input)})")
-    return BinaryCrossEntropyWithLogits.apply(input, target, reduction, _constant(weight, "weight"),
-                                              _constant(pos_weight, "pos_weight"))
+    function = "binary_cross_entropy_with_logits"
+    return BinaryCrossEntropyWithLogits.apply(input, target, reduction, _constant(weight, "weight", function),
+                                              _constant(pos_weight, "pos_weight", function))
 
 
 def _size(tensor) -> str:

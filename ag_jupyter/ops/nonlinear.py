@@ -100,7 +100,7 @@ class Gelu(Op):
 
     def forward(self, a, approximate):
         if approximate not in _GELU_MODES:
-            raise RuntimeError(f"approximate argument must be either none or tanh., got {approximate!r}")
+            raise RuntimeError("approximate argument must be either none or tanh.")
         x = _floating(a, "GeluKernelImpl")
         self.saved = (a,)
         self.approximate = approximate
@@ -147,6 +147,13 @@ class LeakyRelu(Op):
         return (F.where(F.value(self.saved[0]) > 0, grad, grad * self.slope),)
 
 
+class LeakyReluInPlace(LeakyRelu):
+    """``leaky_relu_`` (``inplace=True``): PyTorch names its node ``LeakyReluBackward1``."""
+
+    __slots__ = ()
+    node_name = "LeakyReluBackward1"
+
+
 class Silu(Op):
     __slots__ = ()
     node_name = "SiluBackward0"
@@ -184,6 +191,13 @@ class Elu(Op):
         # (discarded) gradient cannot turn into inf * 0 = NaN under create_graph; and at
         # a = 0 the slope is alpha but its own derivative 0, as in PyTorch's double backward
         return (F.where(x <= 0, grad * self.alpha * F.exp(x * (x < 0)), grad),)
+
+
+class EluInPlace(Elu):
+    """``elu_`` (``inplace=True``): PyTorch names its node ``EluBackward1``."""
+
+    __slots__ = ()
+    node_name = "EluBackward1"
 
 
 class Softplus(Op):

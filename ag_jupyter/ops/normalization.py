@@ -122,9 +122,8 @@ class NativeBatchNorm(_Normalization):
                              f"got {list(x.shape)}")
         channels = x.shape[1]
         for name, p in zip(("weight", "bias", "running_mean", "running_var"), params):
-            if p is not None and p.shape != (channels,):
-                raise RuntimeError(f"batch_norm: {name} should have shape [{channels}] (one per channel of "
-                                   f"the input {list(x.shape)}), got {list(p.shape)}")
+            if p is not None and p.size != channels:  # PyTorch's words: one per channel (dim 1)
+                raise RuntimeError(f"{name} should contain {channels} elements not {p.size}")
         self.dims = (0,) + tuple(range(2, x.ndim))
         self.param_dims = self.dims
         self.param_shape = (1, channels) + (1,) * (x.ndim - 2)
@@ -175,8 +174,8 @@ class NativeLayerNorm(_Normalization):
                                f"[*, {', '.join(map(str, shape))}], but got input of size{list(x.shape)}")
         for name, p in zip(("weight", "bias"), params):
             if p is not None and p.shape != shape:
-                raise RuntimeError(f"layer_norm: {name} should have the normalized shape {list(shape)}, "
-                                   f"got {list(p.shape)}")
+                raise RuntimeError(f"Expected {name} to be of same shape as normalized_shape, but got {name} of "
+                                   f"shape {list(p.shape)} and normalized_shape = {list(shape)}")
         self.dims = tuple(normalize_dim(d, x.ndim) for d in range(-k, 0))
         self.param_dims = tuple(range(x.ndim - k))
         self.param_shape = shape

@@ -86,6 +86,8 @@ def _number(value) -> str:
 def _expression(op: dict, tensor_inputs, names: dict) -> tuple:
     args = {arg: names.get(src, ("…", 9)) for arg, src in tensor_inputs}
     for const in op.get("consts") or ():
+        if "arg" not in const:
+            continue  # a setting by name (a convolution's stride...): not an operand
         value = const.get("value")
         args.setdefault(const["arg"], (_number(value) if isinstance(value, (int, float)) else "…", 9))
     ordered = [args[k] for k in sorted(args)]

@@ -76,9 +76,22 @@ def scalar_suffix(node: dict, title: str) -> str:
     return f" = {text}" if text and text != title else ""
 
 
+def window_setting(name: str, value: str) -> str:
+    """A setting as the node's box writes it: ``(5, 5)`` as ``5×5`` for the kernel, a pair of
+    equal numbers as one, other names in words (``stride 2``, ``padding 1``, ``groups 2``)."""
+    parts = [part for part in str(value).replace("(", "").replace(")", "").replace(" ", "").split(",") if part]
+    if name == "kernel_size":
+        return "×".join(parts)
+    text = parts[0] if len(set(parts)) == 1 else "×".join(parts)
+    return f"{name.replace('_', ' ')} {text}"
+
+
 def op_text(node: dict) -> str:
     """The op's symbol with its numeric constants where they were written."""
     symbol = node.get("symbol") or node.get("op", "?")
+    settings = [c for c in node.get("consts") or [] if "name" in c]
+    if settings:  # a convolution's or pooling's window: conv 5×5 stride 1 padding 2
+        return " ".join([symbol] + [window_setting(c["name"], c["value"]) for c in settings])
     consts = node.get("consts") or []
     if not consts or len(consts) > 2 or not all(isinstance(c.get("value"), (int, float)) for c in consts):
         return symbol

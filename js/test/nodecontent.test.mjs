@@ -36,6 +36,19 @@ test("an op shows its Python constants where they were written", () => {
   assert.equal(opText(op("sum", [{ arg: 1, value: [0, 1] }])), "sum"); // not a number: left out
 });
 
+test("a convolution or pooling shows its window's settings, named", () => {
+  const op = (symbol, consts) => ({ kind: "op", op: "X", symbol, consts });
+  const setting = (name, value) => ({ name, value });
+  assert.equal(opText(op("conv", [setting("kernel_size", "(5, 5)"), setting("stride", "(1, 1)"),
+    setting("padding", "(2, 2)")])), "conv 5×5 stride 1 padding 2");
+  assert.equal(opText(op("conv", [setting("kernel_size", "(3,)"), setting("stride", "(2,)"),
+    setting("groups", "2")])), "conv 3 stride 2 groups 2");
+  assert.equal(opText(op("max pool", [setting("kernel_size", "(2, 3)"), setting("stride", "(2, 1)"),
+    setting("ceil_mode", "True")])), "max pool 2×3 stride 2×1 ceil mode True");
+  assert.equal(opText(op("conv", [setting("kernel_size", "(4, 4)"), setting("padding", "same")])),
+    "conv 4×4 padding same");
+});
+
 test("a box is sized for what it holds: wider for longer values, taller with a grad line or a grid", () => {
   const scalar = tensorContent({ kind: "tensor", label: "a", shape: [], value: small([], [2]), requires_grad: true, is_leaf: true });
   const longer = tensorContent({ kind: "tensor", label: "a", shape: [], value: small([], [-0.000123456]), requires_grad: true });

@@ -52,12 +52,23 @@ function thumbnail(h) {
 export function opText(node) {
   // a superscript (transpose's ᵀ) is a few pixels tall in an 11 px pill: written full size
   const symbol = nodeText(node) === "ᵀ" ? "T" : nodeText(node);
+  const settings = (node.consts || []).filter((c) => c.name !== undefined);
+  if (settings.length) return [symbol, ...settings.map((c) => windowSetting(c.name, c.value))].join(" ");
   const consts = (node.consts || []).filter((c) => typeof c.value === "number" || typeof c.value === "string");
   if (!consts.length || consts.length > 2 || consts.some((c) => typeof c.value === "string" && !/^-?(NaN|Infinity)$/.test(c.value))) return symbol;
   const shown = symbol === "^" ? "**" : symbol;
   const before = consts.filter((c) => c.arg === 0).map((c) => num(c.value));
   const after = consts.filter((c) => c.arg !== 0).map((c) => num(c.value));
   return [...before, shown, ...after].join(" ");
+}
+
+/** A convolution's or pooling's setting as its box writes it (widgets/static_values.py's
+ * window_setting): the kernel `5×5`, a pair of equal numbers as one (`stride 2`). */
+export function windowSetting(name, value) {
+  const parts = String(value).replace(/[() ]/g, "").split(",").filter((p) => p !== "");
+  if (name === "kernel_size") return parts.join("×");
+  const text = parts.every((p) => p === parts[0]) ? parts[0] : parts.join("×");
+  return `${name.replace(/_/g, " ")} ${text}`;
 }
 
 const textWidth = (t) => CHAR * String(t).length;

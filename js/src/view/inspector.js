@@ -46,7 +46,8 @@ export function createInspector(container, { onOpen = () => {} } = {}) {
     } else {
       row("grad_fn", node.op);
       row("saved", (node.saved || []).map((s) => savedText(index, s)).join(", ") || "nothing");
-      row("consts", (node.consts || []).map((c) => `arg ${c.arg} = ${num(c.value)}`).join(", "));
+      row("consts", (node.consts || []).map((c) => c.name !== undefined ? `${c.name} = ${c.value}`
+        : `arg ${c.arg} = ${num(c.value)}`).join(", "));
       row("error", node.error);
     }
     row("scope", node.scope);
