@@ -21,6 +21,7 @@ from ag_jupyter import generator as engine_generator
 from ag_jupyter import random as engine_random
 from ag_jupyter import tensor_random as engine_tensor_random
 from ag_jupyter.nn import functional as engine_functional
+from ag_jupyter.utils.data import dataloader as engine_dataloader
 from ag_jupyter.utils.data import sampler as engine_sampler
 
 _TORCH_DTYPES = {numpy.dtype(name): getattr(torch, name) for name in
@@ -94,6 +95,8 @@ def torch_random_source():
         shape = tuple(shape)
         if kind == "integers":
             values = torch.randint(int(a), int(b), shape, generator=source, dtype=torch.int64)
+        elif kind == "seed":  # a DataLoader's base seed, a RandomSampler's: int64 random_(), as PyTorch's
+            values = torch.empty(shape, dtype=torch.int64).random_(generator=source)
         else:
             drawn = torch.empty(shape, dtype=_torch_dtype(numpy_dtype))
             if kind == "uniform":
@@ -110,7 +113,8 @@ def torch_random_source():
 
     patches = [(engine_generator.Generator, "manual_seed", manual_seed),
                (engine_generator.Generator, "permutation", permutation)]
-    for module in (engine_generator, engine_random, engine_tensor_random, engine_functional):
+    for module in (engine_generator, engine_random, engine_tensor_random, engine_functional, engine_sampler,
+                   engine_dataloader):
         if hasattr(module, "random_array"):
             patches.append((module, "random_array", random_array))
     for module in (engine_generator, engine_random, engine_tensor_random, engine_sampler):

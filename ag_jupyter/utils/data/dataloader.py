@@ -11,7 +11,9 @@ from __future__ import annotations
 import numpy
 
 from ... import backend
+from ...backend import CPU
 from ...core import _wrap
+from ...generator import random_array
 from .collate import default_collate, default_convert
 from .dataset import IterableDataset, Subset, TensorDataset
 from .sampler import BatchSampler, RandomSampler, SequentialSampler
@@ -88,6 +90,13 @@ class DataLoader:
         self.collate_fn = collate_fn
 
     def __iter__(self):
+        # PyTorch draws its workers' base seed from the loader's generator (or the global source)
+        # as each epoch starts, workers or not: drawn here too, so the draws after a loop (a layer's
+        # initialisation, the next shuffle) come from the same point of a seeded stream
+        random_array("seed", (), numpy.int64, CPU, generator=self.generator)
+        return self._batches()
+
+    def _batches(self):
         if self._iterable:
             yield from self._iterate_stream()
             return
