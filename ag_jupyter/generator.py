@@ -160,10 +160,9 @@ def resolve(generator, device=None) -> Generator:
 
 def random_array(kind: str, shape, numpy_dtype, device, a=0.0, b=1.0, generator=None):
     """``kind`` ('uniform', 'normal', 'integers', 'exponential', 'bernoulli': 1 with
-    probability ``a``, 'seed': a seed for another generator) numbers from ``generator`` (or
-    the global source) as ``numpy_dtype``, on ``device``. A draw says what it is for (a
-    dropout mask is a 'bernoulli' draw), so one source can be swapped for another that draws
-    the same kinds."""
+    probability ``a``) numbers from ``generator`` (or the global source) as ``numpy_dtype``,
+    on ``device``. A draw says what it is for (a dropout mask is a 'bernoulli' draw), so one
+    source can be swapped for another that draws the same kinds."""
     device = backend.as_device(device)
     source = resolve(generator, device)
     if kind == "uniform":
@@ -174,8 +173,6 @@ def random_array(kind: str, shape, numpy_dtype, device, a=0.0, b=1.0, generator=
         values = source.exponential(shape, a)
     elif kind == "bernoulli":
         values = source.bernoulli(shape, a)
-    elif kind == "seed":  # a seed for another generator: PyTorch's int64 random_(), the whole range
-        values = source.integers(shape, 0, 2 ** 63)
     else:
         values = source.integers(shape, a, b)
     return backend.move(numpy.asarray(values).astype(numpy_dtype, copy=False), device)

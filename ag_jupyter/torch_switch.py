@@ -34,8 +34,11 @@ from contextlib import contextmanager
 
 import numpy
 
+from .autograd.node import Node
+from .generator import Generator
 from .nn import Module
 from .optim import Optimizer
+from .optim.lr_scheduler import LRScheduler
 from .tensor import Tensor
 
 _WHAT_TO_DO = ("Run the cell without the switch (without --engine, or outside ag.as_torch()): "
@@ -263,7 +266,23 @@ def _pytorch_kind(torch, value) -> str | None:
 
 _pytorch = None  # PyTorch itself, as last set aside by the switch (checks made under it ask it)
 # Where a method PyTorch's Tensor has is found on these too, the cell may mean them: no stop.
-_NOT_TENSORS = (Module, Optimizer, numpy.ndarray, list, dict, str, tuple, set, bytes, int, float, complex)
+_NOT_TENSORS = (Node, Module, Optimizer, LRScheduler, Generator, numpy.ndarray,  # a grad_fn's .name() is the node's
+                list, dict, str, tuple, set, bytes, int, float, complex)
+# PyTorch's other classes a program holds (``z.grad_fn.name()`` is a graph node's method)
+_TORCH_CLASSES = ("autograd.graph.Node", "nn.Module", "optim.Optimizer", "Size", "dtype", "device",
+                  "Generator", "utils.data.DataLoader", "utils.data.Dataset")
+
+
+def _classes_of(module, dotted: tuple) -> list:
+    """The classes ``module.a.b`` names in ``dotted`` that exist."""
+    found = []
+    for path in dotted:
+        value = module
+        for part in path.split("."):
+            value = getattr(value, part, None)
+        if isinstance(value, type):
+            found.append(value)
+    return found
 
 
 def _real_torch():
@@ -288,6 +307,7 @@ def _missing_methods(tree: ast.Module, namespace, roots: set) -> list:
     held = list(namespace.values())  # the notebook's classes, and the types of what it holds (a DataFrame)
     classes = {v for v in held if isinstance(v, type)} | {type(v) for v in held} | set(_NOT_TENSORS)
     classes = [c for c in classes if not _is_torch_name(getattr(c, "__module__", None) or "")]
+    classes += _classes_of(torch, _TORCH_CLASSES)
     modules = {name for name, value in list(namespace.items()) if isinstance(value, types.ModuleType)}
     modules |= {alias.asname or alias.name.split(".")[0] for n in ast.walk(tree)  # np.log10 is NumPy's
                 if isinstance(n, (ast.Import, ast.ImportFrom)) for alias in n.names}

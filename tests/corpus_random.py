@@ -21,7 +21,6 @@ from ag_jupyter import generator as engine_generator
 from ag_jupyter import random as engine_random
 from ag_jupyter import tensor_random as engine_tensor_random
 from ag_jupyter.nn import functional as engine_functional
-from ag_jupyter.utils.data import dataloader as engine_dataloader
 from ag_jupyter.utils.data import sampler as engine_sampler
 
 _TORCH_DTYPES = {numpy.dtype(name): getattr(torch, name) for name in
@@ -85,6 +84,10 @@ def torch_random_source():
         with _real_torch():
             return torch.randperm(n, generator=paired.of(self)).numpy()
 
+    def integers(self, shape, low, high):  # drawn straight from a generator (a loader's seed)
+        with _real_torch():
+            return torch.randint(int(low), int(high), tuple(shape), generator=paired.of(self)).numpy()
+
     def multinomial_indices(probabilities, num_samples, replacement, source):
         with _real_torch():
             picks = torch.multinomial(torch.from_numpy(numpy.ascontiguousarray(probabilities)), num_samples,
@@ -95,8 +98,6 @@ def torch_random_source():
         shape = tuple(shape)
         if kind == "integers":
             values = torch.randint(int(a), int(b), shape, generator=source, dtype=torch.int64)
-        elif kind == "seed":  # a DataLoader's base seed, a RandomSampler's: int64 random_(), as PyTorch's
-            values = torch.empty(shape, dtype=torch.int64).random_(generator=source)
         else:
             drawn = torch.empty(shape, dtype=_torch_dtype(numpy_dtype))
             if kind == "uniform":
@@ -112,9 +113,9 @@ def torch_random_source():
         return numpy.asarray(values.numpy()).astype(numpy_dtype)
 
     patches = [(engine_generator.Generator, "manual_seed", manual_seed),
-               (engine_generator.Generator, "permutation", permutation)]
-    for module in (engine_generator, engine_random, engine_tensor_random, engine_functional, engine_sampler,
-                   engine_dataloader):
+               (engine_generator.Generator, "permutation", permutation),
+               (engine_generator.Generator, "integers", integers)]
+    for module in (engine_generator, engine_random, engine_tensor_random, engine_functional):
         if hasattr(module, "random_array"):
             patches.append((module, "random_array", random_array))
     for module in (engine_generator, engine_random, engine_tensor_random, engine_sampler):

@@ -234,3 +234,10 @@ def test_a_tensor_method_the_engine_lacks_stops_the_cell_before_it_runs(ip):
     assert f"line 4: .{name} (torch.Tensor.{name}) is not in ag_jupyter's engine" in message
     assert "mode" not in message and "index" not in message and "log10" not in message
     assert "ran_first" not in ip.user_ns
+
+
+def test_the_method_check_spares_names_of_pytorchs_other_classes(ip):
+    # grad_fn.name() is a graph node's method, not the Tensor's name attribute
+    run(ip, "%%autograd --engine\nimport torch\nw = torch.ones(2, requires_grad=True)\n"
+            "node = (w * 2).sum().grad_fn.name()\n")
+    assert ip.user_ns["node"] == "SumBackward0"

@@ -117,5 +117,5 @@ def test_a_backward_step_shows_no_gradient_for_a_number_the_op_was_given():
         if event["type"] == "backward_step" and ops_by_id[event["node"]].get("consts"):
             seen[ops_by_id[event["node"]]["op"]] = [(g["arg"], g["node"], g["grad"]) for g in event["grad_inputs"]
                                                    if g["node"] is None]
-    assert seen == {"SubBackward0": [(0, None, None)], "MulBackward0": [(1, None, None)],
+    assert seen == {"RsubBackward1": [(0, None, None)], "MulBackward0": [(1, None, None)],
                     "AddBackward0": [(1, None, None)]}

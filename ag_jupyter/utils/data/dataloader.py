@@ -11,9 +11,8 @@ from __future__ import annotations
 import numpy
 
 from ... import backend
-from ...backend import CPU
 from ...core import _wrap
-from ...generator import random_array
+from ...generator import resolve
 from .collate import default_collate, default_convert
 from .dataset import IterableDataset, Subset, TensorDataset
 from .sampler import BatchSampler, RandomSampler, SequentialSampler
@@ -90,10 +89,10 @@ class DataLoader:
         self.collate_fn = collate_fn
 
     def __iter__(self):
-        # PyTorch draws its workers' base seed from the loader's generator (or the global source)
-        # as each epoch starts, workers or not: drawn here too, so the draws after a loop (a layer's
-        # initialisation, the next shuffle) come from the same point of a seeded stream
-        random_array("seed", (), numpy.int64, CPU, generator=self.generator)
+        # PyTorch's iterator draws one int64 from the loader's generator (or the global one) to
+        # seed its workers, shuffled or not: a program that draws after iterating (randn, an
+        # init) then meets its numbers where PyTorch's order of draws puts them
+        resolve(self.generator).integers((), 0, 2 ** 63 - 1)
         return self._batches()
 
     def _batches(self):

@@ -10,7 +10,7 @@ import numpy
 
 from ...backend import CPU, move
 from ...core import TENSOR_TYPES
-from ...generator import Generator, multinomial_indices, random_array, resolve
+from ...generator import Generator, multinomial_indices, resolve
 
 
 class Sampler:
@@ -53,7 +53,7 @@ class RandomSampler(Sampler):
     def _source(self) -> Generator:
         if self.generator is not None:
             return resolve(self.generator)
-        seed = int(random_array("seed", (), numpy.int64, CPU))  # one draw of the global source
+        seed = int(resolve(None).integers((), 0, 2 ** 63 - 1))  # one draw of the global source
         return Generator().manual_seed(seed)
 
     def __iter__(self):
