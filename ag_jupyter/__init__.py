@@ -49,6 +49,9 @@ from .dtypes import (
 from .generator import Generator, default_generator
 from .nn.top_level import batch_norm, binary_cross_entropy_with_logits, dropout, embedding, layer_norm
 from .ops.activation import log_softmax, softmax
+from .ops.cumulative import cumprod, cumsum, logsumexp, prod
+from .ops.diagonals import diag, diagonal, tril, triu
+from .ops.einsum import einsum
 from .ops.elementwise import (
     abs,
     add,
@@ -70,10 +73,19 @@ from .ops.elementwise import (
     tanh,
     where,
 )
+from .ops.elementwise import clamp as clip
+from .ops.gather import gather, index_select, masked_fill, scatter, scatter_add
 from .ops.indexing import index
-from .ops.linalg import matmul, mm
-from .ops.reduction import argmax, argmin, max, mean, min, norm, std, sum, var
+from .ops.interpolation import lerp
+from .ops.linalg import addmm, baddbmm, bmm, dot, matmul, mm, mv, outer, vdot
+from .ops.powers_and_logs import expm1, log1p, log2, log10, reciprocal, rsqrt, square
+from .ops.rearrange import chunk, flip, meshgrid, narrow, repeat_interleave, roll, split, tile, unbind
+from .ops.reduction import argmax, argmin, max, mean, min, norm, std, std_mean, sum, var, var_mean
+from .ops.rounding import ceil, floor, floor_divide, fmod, frac, remainder, round, sgn, sign, trunc  # noqa: A004
 from .ops.shape import cat, flatten, permute, reshape, squeeze, stack, t, transpose, unsqueeze
+from .ops.sorting import amax, amin, aminmax, argsort, sort, topk
+from .ops.trigonometric import acos, asin, atan, atan2, cosh, erf, erfc, hypot, sinh
+from .ops.unary import clamp_max, clamp_min
 from .random import (
     bernoulli,
     get_rng_state,
@@ -92,7 +104,24 @@ from .random import (
     set_rng_state,
 )
 from .tensor import Size, Tensor  # first: the engine and ops import names from it
-from .tensor_compare import all, any, isfinite, isinf, isnan  # noqa: A004 - PyTorch's names
+from .tensor_compare import (  # noqa: A004 - PyTorch's names
+    all,
+    allclose,
+    any,
+    count_nonzero,
+    eq,
+    equal,
+    ge,
+    gt,
+    isclose,
+    isfinite,
+    isinf,
+    isnan,
+    le,
+    lt,
+    ne,
+    nonzero,
+)
 
 # issue 30, the switch: `with ag.as_torch(): import torch` gives the engine (and %%autograd --engine)
 from .torch_switch import as_torch

@@ -1,17 +1,13 @@
 """Creation functions: ag.tensor, zeros, ones, randn, ... with PyTorch's defaults."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import numpy
 
 from . import dtypes
 from .arrays import _check_fits, _check_int64_range, as_array
 from .autograd.leaves import leaf as _finish  # a factory's last step: the leaf, on its device
 from .core import TENSOR_TYPES, _wrap
-
-if TYPE_CHECKING:  # annotations only: tensor.py imports this module
-    from .tensor import Tensor
+from .tensor import Tensor
 
 
 def tensor(data, dtype=None, device=None, requires_grad: bool = False) -> Tensor:

@@ -33,10 +33,6 @@ int16 = dtype("int16", numpy.int16, "ShortTensor")
 ALL = (float16, float32, float64, int32, int64, bool_, uint8, int8, int16)
 _BY_NUMPY = {d.numpy: d for d in ALL}
 _BY_NAME = {d.name: d for d in ALL}
-# NumPy floats PyTorch lacks (longdouble) are narrowed to one we have. PyTorch 2.13's
-# uint16, uint32 and uint64 are "shell" dtypes most of its ops refuse; their data is
-# refused here by name (never cast: uint64 as int64 would wrap 2**63 and up).
-_WIDEN = {"f": float32, "b": bool_}
 
 _default_float = float32
 
@@ -80,18 +76,18 @@ def set_default_dtype(d: dtype) -> None:
 
 
 def normalize(array):
-    """Give an array the dtype PyTorch would: float64 data from Python lists becomes
-    the default float, and types PyTorch lacks are widened."""
+    """``array`` itself when its dtype is one of ours; otherwise a TypeError naming it, never a
+    cast to another number. PyTorch refuses longdouble too; its uint16, uint32 and uint64 are
+    "shell" dtypes most of its ops refuse, and uint64 as int64 would wrap 2**63 and up."""
     if array.dtype in _BY_NUMPY:
         return array
-    target = _WIDEN.get(array.dtype.kind)
-    if array.dtype.kind == "u":
-        raise TypeError(f"can't convert data of type numpy.{array.dtype.name}: ag_jupyter's unsigned "
-                        f"integer dtype is uint8 (PyTorch's {array.dtype.name} has only limited support); "
-                        f"convert it first, e.g. array.astype(numpy.int64) if its values fit, or numpy.float64")
-    if target is None:
-        raise TypeError(f"cannot make a tensor from data of dtype {array.dtype}")
-    return array.astype(target.numpy)
+    name = array.dtype.name
+    why = (f"PyTorch's {name} has only limited support" if array.dtype.kind == "u"
+           else "complex tensors are not supported here" if array.dtype.kind == "c"
+           else f"PyTorch refuses {name} too")
+    raise TypeError(f"can't convert data of type numpy.{name} ({why}): ag_jupyter's dtypes are "
+                    f"{', '.join(d.name for d in ALL)}; convert it first, e.g. array.astype(numpy.int64) if "
+                    f"its values fit, or numpy.float64")
 
 
 get_default_dtype = default_float

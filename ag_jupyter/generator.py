@@ -99,11 +99,15 @@ class Generator:
 
     # ----- draws (NumPy arrays on the CPU; callers move them) -------------------------
     def uniform(self, shape, low=0.0, high=1.0):
-        values = self._numpy.random(tuple(shape))  # NumPy's uniform() is this, behind ~6 us of checks
+        values = self._uniforms(shape)  # NumPy's uniform() is this, behind ~6 us of checks
         if low != 0.0 or high != 1.0:
             values *= high - low
             values += low
         return values
+
+    def _uniforms(self, shape):
+        """An array even for shape () (where NumPy's random() gives a scalar)."""
+        return numpy.asarray(self._numpy.random(tuple(shape)))
 
     def normal(self, shape, mean=0.0, std=1.0):
         return self._numpy.normal(mean, std, size=tuple(shape))
@@ -115,7 +119,7 @@ class Generator:
         span = high - low
         if span > 2 ** 32:
             return self._numpy.integers(low, high, size=tuple(shape), dtype=numpy.int64)
-        scaled = (self._numpy.random(tuple(shape)) * span).astype(numpy.int64)
+        scaled = numpy.asarray(self._uniforms(shape) * span).astype(numpy.int64)  # 0-d products are scalars
         numpy.minimum(scaled, span - 1, out=scaled)  # u * span may round up to span itself
         scaled += low
         return scaled
@@ -125,6 +129,10 @@ class Generator:
 
     def permutation(self, n: int):
         return self._numpy.permutation(n).astype(numpy.int64)
+
+    def bernoulli(self, shape, probability):
+        """True with ``probability`` (a number, or an array broadcast to ``shape``)."""
+        return self.uniform(shape) < probability
 
 
 def _describe(value) -> str:
@@ -151,8 +159,10 @@ def resolve(generator, device=None) -> Generator:
 
 
 def random_array(kind: str, shape, numpy_dtype, device, a=0.0, b=1.0, generator=None):
-    """``kind`` ('uniform', 'normal', 'integers', 'exponential') numbers from ``generator``
-    (or the global source) as ``numpy_dtype``, on ``device``."""
+    """``kind`` ('uniform', 'normal', 'integers', 'exponential', 'bernoulli': 1 with
+    probability ``a``) numbers from ``generator`` (or the global source) as ``numpy_dtype``,
+    on ``device``. A draw says what it is for (a dropout mask is a 'bernoulli' draw), so one
+    source can be swapped for another that draws the same kinds."""
     device = backend.as_device(device)
     source = resolve(generator, device)
     if kind == "uniform":
@@ -161,9 +171,31 @@ def random_array(kind: str, shape, numpy_dtype, device, a=0.0, b=1.0, generator=
         values = source.normal(shape, a, b)
     elif kind == "exponential":
         values = source.exponential(shape, a)
+    elif kind == "bernoulli":
+        values = source.bernoulli(shape, a)
     else:
         values = source.integers(shape, a, b)
     return backend.move(numpy.asarray(values).astype(numpy_dtype, copy=False), device)
+
+
+def check_bounds(low: int, high: int, numpy_dtype) -> None:
+    """PyTorch refuses integer bounds ``[low, high)`` its dtype cannot hold, where NumPy's
+    cast would wrap them (randint, random_)."""
+    limits = _LIMITS.get(numpy_dtype)
+    if limits is None:  # NumPy's iinfo costs microseconds, and randint runs once per training step
+        info = numpy.finfo(numpy_dtype) if numpy_dtype.kind == "f" else None if numpy_dtype.kind == "b" \
+            else numpy.iinfo(numpy_dtype)
+        limits = _LIMITS[numpy_dtype] = (0, 1) if info is None else (int(info.min), int(info.max))
+    least, most = limits
+    if low < least:
+        raise RuntimeError(f"from is out of bounds for {dtypes.from_numpy(numpy_dtype).name} (it holds "
+                           f"{least} to {most}), got from={low}")
+    if high - 1 > most:
+        raise RuntimeError(f"to - 1 is out of bounds for {dtypes.from_numpy(numpy_dtype).name} (it holds "
+                           f"{least} to {most}), got to={high}")
+
+
+_LIMITS: dict = {}
 
 
 def multinomial_indices(probabilities, num_samples: int, replacement: bool, source: Generator):
@@ -179,7 +211,12 @@ def multinomial_indices(probabilities, num_samples: int, replacement: bool, sour
     if not replacement and num_samples > probabilities.shape[-1]:
         raise RuntimeError(f"cannot sample n_sample > prob_dist.size(-1) samples without replacement "
                            f"({num_samples} > {probabilities.shape[-1]})")
-    rows = probabilities.reshape(-1, probabilities.shape[-1]).astype(numpy.float64)
+    categories = probabilities.shape[-1]
+    if categories == 0:
+        raise RuntimeError("multinomial: the distribution has no categories (its last dimension is empty)")
+    rows = probabilities.reshape(-1, categories).astype(numpy.float64)
+    if rows.shape[0] == 0:  # no distributions: no draws, as PyTorch's (0, num_samples)
+        return numpy.zeros(probabilities.shape[:-1] + (num_samples,), numpy.int64)
     if not numpy.isfinite(rows).all() or (rows < 0).any():
         raise RuntimeError("probability tensor contains either `inf`, `nan` or element < 0")
     if (rows.sum(axis=1) <= 0).any():

@@ -1,4 +1,4 @@
-"""IPython magics: ``%%autograd`` and ``%autograd_show``. Thin: parse, then call widgets/.
+"""IPython magics: ``%%autograd``, ``%autograd_show`` and ``%autograd_engine``. Thin: parse, then call widgets/.
 
 ``%load_ext ag_jupyter`` registers them (``ag_jupyter.load_ipython_extension``).
 """
@@ -14,6 +14,7 @@ from .widgets.cell import AutogradCell, CellOptions
 from .widgets.cell_contents import NoGraph
 from .widgets.contract import check_option
 from .widgets.graph_widget import GraphWidget
+from .widgets.notebook_engine import notebook_engine
 from .widgets.page import check_target
 from .widgets.show import show
 
@@ -63,7 +64,8 @@ def _view_arguments(func):
         argument("--live", action="store_true",
                  help="step the backward pass for real, one node per step: x.grad in the kernel "
                       "always matches the screen"),
-        argument("--no-animate", action="store_true", help="show the final graph at once"),
+        argument("--no-animate", action="store_true",
+                 help="show the final graph at once (by default the forward builds itself, then the backward waits)"),
         argument("--predict", action="store_true",
                  help="ask for each leaf's gradient before showing it; the answers are in the widget's "
                       ".predictions"),
@@ -91,7 +93,8 @@ class AutogradMagics(Magics):
     @cell_magic
     def autograd(self, line: str, cell: str):
         """Run the cell under ``ag.trace()`` and show its graph: it builds itself in the
-        order the code made it, then the backward pass steps node by node.
+        order the code made it and waits where the backward pass begins; → steps the
+        backward node by node, ▶ plays it.
 
         Tensors are labelled with the cell's variable names, module parameters with
         their dotted names (``fc_1.weight``), module scopes with the variable holding
@@ -121,6 +124,25 @@ class AutogradMagics(Magics):
         if page is not None and isinstance(run.widget, NoGraph):
             raise UsageError(f"--html: no page written to {page}. {run.widget.message}")
         return run.widget
+
+    @line_magic
+    def autograd_engine(self, line: str):
+        """``%autograd_engine on``: the PyTorch code of every following cell runs on
+        ag_jupyter's engine (``import torch`` gives the engine, as ``%%autograd --engine``
+        does for one cell), until ``%autograd_engine off``. A cell using a name the engine
+        lacks is stopped before any line runs, with the names. ``%autograd_engine`` alone
+        says whether it is on."""
+        choice = line.strip()
+        if choice not in ("on", "off", ""):
+            raise UsageError(f"%autograd_engine takes on or off, not {choice!r}")
+        switch = notebook_engine(self.shell)
+        if choice == "on":
+            switch.start()
+        elif choice == "off":
+            switch.stop()
+        print("PyTorch code runs on ag_jupyter's engine in the following cells (%autograd_engine off "
+              "to stop)" if switch.on else "PyTorch code runs on PyTorch (%autograd_engine on to run it "
+              "on ag_jupyter's engine)")
 
     @magic_arguments()
     @_view_arguments

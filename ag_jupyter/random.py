@@ -9,18 +9,20 @@ ag.Size([5])
 """
 from __future__ import annotations
 
+import contextlib
+
 import numpy
 
 from . import backend, dtypes
 from .arrays import get_default_device
 from .core import TENSOR_TYPES
 from .creation import _finish, _float_or, _like, _require, _sizes
-from .generator import Generator, default_generator, multinomial_indices, random_array, resolve
+from .generator import Generator, check_bounds, default_generator, multinomial_indices, random_array, resolve
 from .ops.binary import broadcast_error
 from .tensor import Tensor
 from .tensor_random import refuse_gradient_through, require_floating
 
-__all__ = ["Generator", "bernoulli", "default_generator", "get_rng_state", "initial_seed", "manual_seed",
+__all__ = ["Generator", "bernoulli", "default_generator", "fork_rng", "get_rng_state", "initial_seed", "manual_seed",
            "multinomial", "normal", "rand", "rand_like", "randint", "randint_like", "randn", "randn_like",
            "randperm", "seed", "set_rng_state"]
 
@@ -46,6 +48,20 @@ def set_rng_state(new_state: Tensor) -> None:
     default_generator.set_state(new_state)
 
 
+@contextlib.contextmanager
+def fork_rng(devices=None, enabled: bool = True, *, device_type: str = "cuda"):
+    """Draw inside the block, then put the global source back as it was (one source serves
+    CPU and GPU, so ``devices`` changes nothing)."""
+    if not enabled:
+        yield
+        return
+    saved = default_generator.get_state()
+    try:
+        yield
+    finally:
+        default_generator.set_state(saved)
+
+
 def _size_keyword(keywords: dict, name: str):
     """``size=`` is a keyword PyTorch takes beside ``*size`` (a Python signature cannot)."""
     unknown = set(keywords) - {"size", "layout", "pin_memory"}
@@ -55,12 +71,27 @@ def _size_keyword(keywords: dict, name: str):
 
 
 def _shape(size: tuple, keyword, name: str) -> tuple:
-    """``rand(2, 3)``, ``rand((2, 3))`` or ``rand(size=(2, 3))``, not two at once."""
+    """``rand(2, 3)``, ``rand((2, 3))`` or ``rand(size=(2, 3))``, not two at once, nor none."""
     if keyword is None:
-        return _sizes(size)
-    if size:
+        if not size:
+            raise TypeError(f"{name}() needs a size: {name}(2, 3), {name}((2, 3)) or {name}(size=(2, 3)); "
+                            f"{name}(()) is a 0-d tensor")
+        shape = _sizes(size)
+    elif size:
         raise TypeError(f"{name}() got both sizes {size} and size={keyword!r}: give one")
-    return (keyword,) if isinstance(keyword, int) else tuple(keyword)
+    else:
+        shape = (keyword,) if isinstance(keyword, int) else tuple(keyword)
+    return _checked(shape)
+
+
+def _checked(shape: tuple) -> tuple:
+    """Sizes as PyTorch takes them: ints (a float is refused, not truncated), none negative."""
+    for size in shape:
+        if not _is_int(size):
+            raise TypeError(f"size must be a tuple of ints, but got {type(size).__name__} in {shape}")
+        if size < 0:
+            raise RuntimeError(f"Trying to create tensor with negative dimension {size}: {list(shape)}")
+    return shape
 
 
 def _target(device) -> backend.device:
@@ -69,8 +100,9 @@ def _target(device) -> backend.device:
 
 
 def _floats(kind: str, name: str, size, keywords, generator, dtype, device, requires_grad) -> Tensor:
-    _require("f", dtype, name)
-    shape = _shape(size, _size_keyword(keywords, name), name)
+    shape = _shape(size, _size_keyword(keywords, name), name)  # PyTorch reads the arguments first
+    if kind == "uniform" or 0 not in shape:  # randn runs no kernel (no dtype check) for an empty tensor
+        _require("f", dtype, name)
     target = _target(device)
     array = random_array(kind, shape, _float_or(dtype), target, 0.0, 1.0, generator)
     return _finish(array, target, requires_grad)
@@ -102,9 +134,9 @@ def randint(*args, size=None, low=None, high=None, generator=None, dtype=None, d
     if low >= high:
         raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}")
     numpy_dtype = dtypes.to_numpy(dtype) if dtype is not None else _INT64
-    _check_bounds(low, high, numpy_dtype)
+    check_bounds(low, high, numpy_dtype)
     target = _target(device)
-    shape = (size,) if isinstance(size, int) else tuple(size)
+    shape = _checked((size,) if isinstance(size, int) else tuple(size))
     array = random_array("integers", shape, numpy_dtype, target, low, high, generator)
     return _finish(array, target, requires_grad)
 
@@ -132,26 +164,6 @@ def _randint_overload(args: tuple, size, low, high) -> tuple:
     if len(bounds) == 1:
         return 0, int(bounds[0]), size
     return int(bounds[0]), int(bounds[1]), size
-
-
-def _check_bounds(low: int, high: int, numpy_dtype) -> None:
-    """PyTorch refuses bounds its dtype cannot hold, where NumPy's cast would wrap them."""
-    if numpy_dtype.kind == "f":
-        return
-    limits = _LIMITS.get(numpy_dtype)
-    if limits is None:  # NumPy's iinfo costs microseconds, and randint runs once per training step
-        limits = _LIMITS[numpy_dtype] = (0, 1) if numpy_dtype.kind == "b" else \
-            (int(numpy.iinfo(numpy_dtype).min), int(numpy.iinfo(numpy_dtype).max))
-    least, most = limits
-    if low < least:
-        raise RuntimeError(f"from is out of bounds for {dtypes.from_numpy(numpy_dtype).name} (it holds "
-                           f"{least} to {most}), got from={low}")
-    if high - 1 > most:
-        raise RuntimeError(f"to - 1 is out of bounds for {dtypes.from_numpy(numpy_dtype).name} (it holds "
-                           f"{least} to {most}), got to={high}")
-
-
-_LIMITS: dict = {}
 
 
 def randperm(n: int, *, generator=None, dtype=None, device=None, requires_grad=False) -> Tensor:

@@ -12,12 +12,13 @@ from .ops.dims import normalize_dim
 from .ops.transfer import ToDevice, ToDtype
 from .printing import tensor_repr
 from .tensor_compare import TensorCompare
+from .tensor_families import TensorFamilies
 from .tensor_inplace import TensorInPlace
 from .tensor_math import TensorMath
 from .tensor_random import TensorRandom
 
 
-class Tensor(TensorMath, TensorInPlace, TensorCompare, TensorRandom):
+class Tensor(TensorMath, TensorInPlace, TensorCompare, TensorRandom, TensorFamilies):
     """A multi-dimensional array that can record how it was computed.
 
     Make one with ``ag.tensor(...)`` or a creation function. The legacy constructor
@@ -142,14 +143,16 @@ class Tensor(TensorMath, TensorInPlace, TensorCompare, TensorRandom):
     def data(self) -> "Tensor":
         """The same storage, detached and untracked by autograd (PyTorch's ``.data``); unlike
         ``detach()`` its in-place changes are not counted as this tensor's (as in PyTorch)."""
-        return _wrap(versions.own_counter(self._data.view()), False, None)
+        if isinstance(self._data, numpy.generic):  # a 0-d result kept as a NumPy scalar: give it memory to share
+            self._data = numpy.asarray(self._data)
+        data = self._data
+        return _wrap(versions.own_counter(data.view(), data), False, None)
 
     @data.setter
     def data(self, other: "Tensor") -> None:
         array = other._data if other.__class__ in TENSOR_TYPES else numpy.asarray(other)
-        if getattr(array, "base", None) is self._data and array.shape == self._data.shape \
-                and array.dtype == self._data.dtype:
-            return  # ``w.data -= v`` assigns back the view it wrote through: w keeps its counter
+        if versions.counts_for(array, self._data):
+            return  # ``w.data -= v`` assigns back the very view it wrote through: w keeps its counter
         self._data = array
 
     @property
@@ -323,6 +326,13 @@ class Tensor(TensorMath, TensorInPlace, TensorCompare, TensorRandom):
 
     def __repr__(self) -> str:
         return tensor_repr(self)
+
+    def __format__(self, format_spec: str) -> str:
+        """``f"{loss:.4f}"`` formats a 0-d tensor's number, as PyTorch does; other tensors take
+        only the empty spec (their printing)."""
+        if self._data.ndim == 0:
+            return self.item().__format__(format_spec)
+        return object.__format__(self, format_spec)
 
     def __reduce__(self):
         # Pickling (and deepcopy) keeps the device, as PyTorch does; a graph is not kept.

@@ -100,9 +100,38 @@ class TensorCompare:
     def equal(self, other) -> bool:
         return self.shape == other.shape and bool((self._data == other._data).all())
 
-    def allclose(self, other, rtol=1e-5, atol=1e-8) -> bool:
-        return bool(numpy.allclose(backend.move(self._data, backend.CPU),
-                                   backend.move(other._data, backend.CPU), rtol=rtol, atol=atol))
+    def allclose(self, other, rtol=1e-5, atol=1e-8, equal_nan=False) -> bool:
+        return bool(self.isclose(other, rtol, atol, equal_nan).all())
+
+    def isclose(self, other, rtol=1e-5, atol=1e-8, equal_nan=False):
+        """``|a - b| <= atol + rtol * |b|`` entry by entry, in the promoted dtype; infinities
+        are close only to themselves, NaN only with ``equal_nan``, as in PyTorch."""
+        value = other._data if other.__class__ in TENSOR_TYPES else other
+        if getattr(value, "dtype", self._data.dtype) != self._data.dtype:
+            raise RuntimeError(f"{self.dtype} did not match {other.dtype}")
+        if rtol < 0 or atol < 0:
+            raise RuntimeError(f"{'rtol' if rtol < 0 else 'atol'} must be greater than or equal to zero, "
+                               f"but got {rtol if rtol < 0 else atol}")
+        xp = backend.array_module(self._data)
+        return _wrap(xp.asarray(xp.isclose(self._data, value, rtol=rtol, atol=atol, equal_nan=equal_nan)),
+                     False, None)
+
+    def nonzero(self, *, as_tuple: bool = False):
+        """The indices of the non-zero entries: one row per entry (int64, ``(n, ndim)``), or
+        with ``as_tuple`` one index tensor per dimension, as in PyTorch."""
+        x = self._data
+        xp = backend.array_module(x)
+        found = xp.nonzero(x.reshape(1) if x.ndim == 0 else x)
+        if as_tuple:
+            return tuple(_wrap(i.astype(numpy.int64, copy=False), False, None) for i in found)
+        rows = xp.stack(found, axis=1) if x.ndim else xp.zeros((found[0].shape[0], 0), dtype=numpy.int64)
+        return _wrap(rows.astype(numpy.int64, copy=False), False, None)
+
+    def count_nonzero(self, dim=None):
+        x = self._data
+        axis = None if dim is None else normalize_dims(dim, x.ndim)
+        xp = backend.array_module(x)
+        return _wrap(xp.asarray(xp.count_nonzero(x, axis=axis), dtype=numpy.int64), False, None)
 
 
 def isnan(input):
@@ -123,3 +152,47 @@ def any(input, dim=None, keepdim: bool = False):  # noqa: A001 - PyTorch's names
 
 def all(input, dim=None, keepdim: bool = False):  # noqa: A001
     return input.all(dim, keepdim)
+
+
+def isclose(input, other, rtol=1e-5, atol=1e-8, equal_nan=False):
+    return input.isclose(other, rtol, atol, equal_nan)
+
+
+def allclose(input, other, rtol=1e-5, atol=1e-8, equal_nan=False) -> bool:
+    return input.allclose(other, rtol, atol, equal_nan)
+
+
+def equal(input, other) -> bool:
+    return input.equal(other)
+
+
+def nonzero(input, *, as_tuple: bool = False):
+    return input.nonzero(as_tuple=as_tuple)
+
+
+def count_nonzero(input, dim=None):
+    return input.count_nonzero(dim)
+
+
+def eq(input, other):
+    return input == other
+
+
+def ne(input, other):
+    return input != other
+
+
+def lt(input, other):
+    return input < other
+
+
+def le(input, other):
+    return input <= other
+
+
+def gt(input, other):
+    return input > other
+
+
+def ge(input, other):
+    return input >= other

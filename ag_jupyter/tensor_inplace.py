@@ -177,11 +177,12 @@ def _ufunc_in_place(tensor, ufunc, value) -> bool:
     write into the tensor's memory, with no temporary copy. NumPy checks shapes and
     casting before it writes, so a refused update changes nothing; anything unusual takes
     the general path, and so does a tensor that is a view, or the view of one (which may
-    overlap)."""
+    overlap), except ``w.data``'s view of all of ``w`` (``w.data -= lr * w.grad``)."""
     target = tensor._data
     # A read-only target (a broadcast view) or a NumPy scalar makes the ufunc raise before
     # it writes anything: no need to read .flags, which builds a new object each time.
-    if getattr(target, "base", True) is not None or target.dtype.kind != "f":
+    if getattr(target, "base", True) is not None and not versions.is_data_view(target) \
+            or target.dtype.kind != "f":  # ``w.data``'s view is all of w's memory, laid out as w's
         return False
     if value.__class__ in TENSOR_TYPES:
         value = value._data

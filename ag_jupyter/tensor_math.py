@@ -102,11 +102,13 @@ class TensorMath:
         return elementwise.where(condition, self, other)
 
     # ----- reductions ---------------------------------------------------------------
-    def sum(self, dim=None, keepdim=False, *, axis=None):
-        return reduction.Sum.apply(self, dim if axis is None else axis, keepdim)
+    def sum(self, dim=None, keepdim=False, *, axis=None, keepdims=None, dtype=None):
+        source = self if dtype is None else self.to(dtype)
+        return reduction.Sum.apply(source, dim if axis is None else axis, keepdim if keepdims is None else keepdims)
 
-    def mean(self, dim=None, keepdim=False, *, axis=None):
-        return reduction.Mean.apply(self, dim if axis is None else axis, keepdim)
+    def mean(self, dim=None, keepdim=False, *, axis=None, keepdims=None, dtype=None):
+        source = self if dtype is None else self.to(dtype)
+        return reduction.Mean.apply(source, dim if axis is None else axis, keepdim if keepdims is None else keepdims)
 
     def max(self, dim=None, keepdim=False):
         return reduction.max(self, dim, keepdim)
@@ -123,11 +125,11 @@ class TensorMath:
     def norm(self, p=2, dim=None, keepdim=False):
         return reduction.norm(self, p, dim, keepdim)
 
-    def argmax(self, dim=None, keepdim=False):
-        return reduction.argmax(self, dim, keepdim)
+    def argmax(self, dim=None, keepdim=False, *, axis=None):  # axis: NumPy's name, as PyTorch accepts it
+        return reduction.argmax(self, dim if axis is None else axis, keepdim)
 
-    def argmin(self, dim=None, keepdim=False):
-        return reduction.argmin(self, dim, keepdim)
+    def argmin(self, dim=None, keepdim=False, *, axis=None):
+        return reduction.argmin(self, dim if axis is None else axis, keepdim)
 
     # ----- linear algebra and shape -------------------------------------------------
     def mm(self, mat2):

@@ -8,7 +8,7 @@ import numpy
 from . import backend, dtypes
 from .autograd import state
 from .core import TENSOR_TYPES, _wrap
-from .generator import multinomial_indices, random_array, resolve
+from .generator import check_bounds, multinomial_indices, random_array, resolve
 
 
 class TensorRandom:
@@ -27,7 +27,9 @@ class TensorRandom:
         return self.copy_(random_array("normal", self.shape, self._data.dtype, self.device, mean, std, generator))
 
     def exponential_(self, lambd: float = 1.0, *, generator=None):
-        require_floating(self, "exponential_cpu")
+        if self._data.dtype.kind != "f":
+            raise RuntimeError(f"Exponential distribution is a continuous probability distribution. dtype must be "
+                               f"a floating point but you specified {dtypes.scalar_type_name(self._data)}")
         if not lambd > 0:
             raise RuntimeError(f"exponential_ expects lambda > 0.0, but found lambda={lambd}")
         return self.copy_(random_array("exponential", self.shape, self._data.dtype, self.device, lambd,
@@ -44,8 +46,8 @@ class TensorRandom:
             raise RuntimeError(f"bernoulli_ expects p to be in [0, 1], but got p={p}")
         else:
             chances = p
-        draws = random_array("uniform", self.shape, numpy.float64, self.device, generator=generator)
-        return self.copy_((draws < chances).astype(self._data.dtype))
+        return self.copy_(random_array("bernoulli", self.shape, self._data.dtype, self.device, chances,
+                                       generator=generator))
 
     def random_(self, start: int | None = None, to: int | None = None, *, generator=None):
         """Integers in ``[start, to)``; ``random_(to)`` is ``[0, to)``; with neither, from 0 to the
@@ -59,6 +61,7 @@ class TensorRandom:
                 else int(numpy.iinfo(kind).max) + 1
         if start >= to:
             raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={start} >= to={to}")
+        check_bounds(start, to, self._data.dtype)
         return self.copy_(random_array("integers", self.shape, self._data.dtype, self.device, start, to, generator))
 
     def bernoulli(self, p=None, *, generator=None):

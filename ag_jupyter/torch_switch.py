@@ -32,6 +32,12 @@ import sys
 import types
 from contextlib import contextmanager
 
+import numpy
+
+from .nn import Module
+from .optim import Optimizer
+from .tensor import Tensor
+
 _WHAT_TO_DO = ("Run the cell without the switch (without --engine, or outside ag.as_torch()): "
                "%%autograd then draws PyTorch's own graph.")
 
@@ -58,6 +64,9 @@ class EngineModule(types.ModuleType):
         self.__dict__["__path__"] = []  # a package, so ``import torch.nn`` asks the finder for the rest
 
     def __getattr__(self, name: str):
+        if name == "__all__":  # ``from torch import *``: the engine's public names
+            target = self._engine_module
+            return getattr(target, "__all__", None) or [n for n in dir(target) if not n.startswith("_")]
         if name.startswith("__"):  # the import machinery's questions (__path__, __spec__ ...)
             raise AttributeError(name)
         found = lookup(self, name)
@@ -124,6 +133,11 @@ class _Finder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
 _FINDER = _Finder()
 
 
+def switch_is_on() -> bool:
+    """Whether ``import torch`` gives the engine now (inside ``as_torch``, in any of its forms)."""
+    return _FINDER in sys.meta_path
+
+
 class as_torch:  # noqa: N801 - a context manager named like the function users call
     """``with ag.as_torch():`` -- ``import torch`` (and ``torch.nn``, ``torch.optim``...) inside
     the block gives ag_jupyter's engine; PyTorch's modules come back when it ends.
@@ -140,7 +154,9 @@ class as_torch:  # noqa: N801 - a context manager named like the function users 
         self._set_aside: dict | None = None
 
     def __enter__(self) -> "as_torch":
+        global _pytorch
         self._set_aside = {name: sys.modules.pop(name) for name in list(sys.modules) if _is_torch_name(name)}
+        _pytorch = self._set_aside.get("torch", _pytorch)
         sys.meta_path.insert(0, _FINDER)
         return self
 
@@ -245,6 +261,50 @@ def _pytorch_kind(torch, value) -> str | None:
     return None
 
 
+_pytorch = None  # PyTorch itself, as last set aside by the switch (checks made under it ask it)
+# Where a method PyTorch's Tensor has is found on these too, the cell may mean them: no stop.
+_NOT_TENSORS = (Module, Optimizer, numpy.ndarray, list, dict, str, tuple, set, bytes, int, float, complex)
+
+
+def _real_torch():
+    """PyTorch itself, imported now if it is installed (to know its Tensor's methods), or None."""
+    found = sys.modules.get("torch")
+    if isinstance(found, EngineModule) or (found is None and switch_is_on()):
+        return _pytorch
+    if found is None and importlib.util.find_spec("torch") is not None:
+        found = importlib.import_module("torch")  # optional: the check of methods needs it
+    return found
+
+
+def _missing_methods(tree: ast.Module, namespace, roots: set) -> list:
+    """``(line, spelling, path)`` for ``value.name`` where ``name`` is a method of PyTorch's
+    Tensor that the engine's lacks and nothing else the cell may hold has (a module, an
+    optimizer, an array, a builtin, a class of the notebook, an attribute the cell sets)."""
+    torch = _real_torch()
+    if torch is None:
+        return []
+    defined = {n.attr for n in ast.walk(tree) if isinstance(n, ast.Attribute) and not isinstance(n.ctx, ast.Load)}
+    defined |= {n.name for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))}
+    held = list(namespace.values())  # the notebook's classes, and the types of what it holds (a DataFrame)
+    classes = {v for v in held if isinstance(v, type)} | {type(v) for v in held} | set(_NOT_TENSORS)
+    classes = [c for c in classes if not _is_torch_name(getattr(c, "__module__", None) or "")]
+    modules = {name for name, value in list(namespace.items()) if isinstance(value, types.ModuleType)}
+    modules |= {alias.asname or alias.name.split(".")[0] for n in ast.walk(tree)  # np.log10 is NumPy's
+                if isinstance(n, (ast.Import, ast.ImportFrom)) for alias in n.names}
+    found = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Attribute) or not isinstance(node.ctx, ast.Load):
+            continue
+        name, inner = node.attr, node.value
+        while isinstance(inner, ast.Attribute):
+            inner = inner.value
+        if name.startswith("_") or name in defined or (isinstance(inner, ast.Name) and inner.id in roots | modules):
+            continue
+        if hasattr(torch.Tensor, name) and not hasattr(Tensor, name) and not any(hasattr(c, name) for c in classes):
+            found.append((node.lineno, f".{name}", f"torch.Tensor.{name}"))
+    return found
+
+
 def check_source(tree: ast.Module, namespace) -> str | None:
     """Why the cell cannot run on the engine (every name, with its line), or None."""
     bound, asked = _torch_bindings(tree)
@@ -266,6 +326,7 @@ def check_source(tree: ast.Module, namespace) -> str | None:
             if value is _MISSING:
                 missing.append((line, ".".join([root, *chain[:depth]]), path))
                 break
+    missing += _missing_methods(tree, namespace, set(roots))
     problems, reported = [], set()
     for line, spelled, path in sorted(missing):
         if not any(path == seen or path.startswith(seen + ".") for seen in reported):  # torch.utils.data, once

@@ -35,7 +35,7 @@ class FloorTracer(Listener):
         self.log = []
         self.leaves = set()  # id() of each leaf whose value is in the log
 
-    def op_ran(self, node, inputs, output):
+    def on_op(self, node, inputs, output):
         numbers = []  # each input's node number: None for a leaf or a number
         for x in inputs:
             if x.__class__ in TENSOR_TYPES:
@@ -48,7 +48,7 @@ class FloorTracer(Listener):
             numbers.append(None)
         self.log.append((user_line(3), node._seq, numbers, _value(output._data)))
 
-    def backward_stepped(self, step):
+    def on_backward_step(self, step):
         self.log.append((step.node._seq, [None if g is None or to is None else _value(g)
                                           for to, g in zip(step.node._next, step.grad_inputs)]))
 

@@ -4,14 +4,15 @@ The gradient tests (finite differences, PyTorch parity, create_graph) iterate ov
 ``CASES``; ``test_registry_covers_every_op`` fails when an ``Op`` subclass is not
 covered, so a new op is tested by being registered: here, or in an area's own module
 (``registry_layers.py``: issue 30's layers; ``registry_windows.py``: convolution and
-pooling) whose lists are gathered at the end; the Case class and the input strategies are in
-``registry_tools.py``.
+pooling; ``registry_course.py``: its Tensor surface) whose lists are gathered at the end;
+the Case class and the input strategies are in ``registry_tools.py``.
 """
 from __future__ import annotations
 
 import numpy as np
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
+from registry_course import COURSE_CASES, COURSE_INDIRECT
 from registry_layers import LAYER_CASES
 from registry_tools import (
     Case,
@@ -244,5 +245,8 @@ def _key(m, key):
         return torch.as_tensor(np.asarray(key))
     return key
 
+
+CASES += COURSE_CASES
+INDIRECT.update(COURSE_INDIRECT)
 CASES += LAYER_CASES
 CASES += WINDOW_CASES

@@ -286,7 +286,18 @@ def test_workers_are_refused_clearly_and_the_harmless_options_accepted():
     assert [b.tolist() for b in loader] == [[0, 1], [2]]
 
 
+@pytest.mark.gpu
+@pytest.mark.skipif(not ag.cuda.is_available(), reason="no usable GPU with CuPy here")
+def test_a_dataset_on_the_gpu_loads_batches_on_the_gpu():
+    x, y = ag.randn(10, 3, device="cuda"), ag.randint(0, 2, (10,), device="cuda")
+    for dataset in (agdata.TensorDataset(x, y), agdata.random_split(agdata.TensorDataset(x, y), [5, 5])[0]):
+        xb, yb = next(iter(agdata.DataLoader(dataset, batch_size=4, shuffle=True)))
+        assert xb.device.type == yb.device.type == "cuda" and tuple(xb.shape) == (4, 3)
+    assert list(agdata.WeightedRandomSampler(ag.ones(3, device="cuda"), 2))
+
+
 def test_ag_utils_data_is_reachable_as_torch_utils_data():
+    assert agdata.get_worker_info() is None and tdata.get_worker_info() is None
     assert ag.utils.data.DataLoader is agdata.DataLoader
     assert {"DataLoader", "Dataset", "TensorDataset", "random_split", "Subset", "ConcatDataset",
             "default_collate", "Sampler", "RandomSampler", "SequentialSampler", "BatchSampler"} <= set(dir(agdata))
@@ -330,3 +341,41 @@ def test_default_collate_edge_cases_as_pytorch(name):
         assert str(ours.value) == str(error)
         return
     assert_same(agdata.default_collate(EDGES[name](ag)), theirs)
+
+
+def _images_dataset(lib, base):
+    """A tutorial's custom dataset (as 'Datasets & DataLoaders' writes one): uint8 images held
+    as NumPy arrays, scaled to floats in __getitem__, an int label beside each."""
+    rng = np.random.default_rng(0)
+    images, labels = rng.integers(0, 256, (24, 1, 4, 4), dtype=np.uint8), rng.integers(0, 3, 24)
+
+    class Images(base):
+        def __len__(self):
+            return len(labels)
+
+        def __getitem__(self, i):
+            return lib.tensor(images[i]).float() / 255, int(labels[i])
+
+    return Images()
+
+
+def test_a_tutorial_style_epoch_over_a_custom_dataset_gives_pytorchs_numbers():
+    results = {}
+    for lib, data in ((ag, agdata), (torch, tdata)):
+        model = lib.nn.Sequential(lib.nn.Flatten(), lib.nn.Linear(16, 8), lib.nn.ReLU(), lib.nn.Linear(8, 3))
+        with lib.no_grad():
+            for i, p in enumerate(model.parameters()):
+                p.copy_(lib.tensor(np.random.default_rng(i).normal(0, 0.3, tuple(p.shape)).astype(np.float32)))
+        optimizer = lib.optim.SGD(model.parameters(), lr=0.5)
+        losses = []
+        for xb, yb in data.DataLoader(_images_dataset(lib, data.Dataset), batch_size=5):
+            loss = lib.nn.functional.cross_entropy(model(xb), yb)
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+            losses.append(loss.item())
+        results[lib.__name__] = losses, [p.detach().numpy().copy() for p in model.parameters()]
+    (ours, our_weights), (theirs, their_weights) = results["ag_jupyter"], results["torch"]
+    np.testing.assert_allclose(ours, theirs, rtol=1e-5, atol=1e-6)
+    for a, b in zip(our_weights, their_weights):
+        np.testing.assert_allclose(a, b, rtol=1e-4, atol=1e-6)

@@ -8,6 +8,7 @@ import numpy
 import pytest
 
 import ag_jupyter as ag
+from ag_jupyter.core import _wrap
 
 torch = pytest.importorskip("torch")
 
@@ -174,4 +175,43 @@ def test_float16_norm_is_summed_in_float32_as_pytorch_does(values, dim):
         n.sum().backward()
         assert str(n.dtype).split(".")[-1] == "float16"
         return n, h.grad
+    same_as_torch(program)
+
+
+def test_a_0d_tensor_formats_its_number_and_its_data_is_shared_as_pytorchs():
+    torch = pytest.importorskip("torch")
+    for make in (ag, torch):
+        loss = make.tensor([1.5, 2.25]).sum()
+        assert f"{loss:.3f} {loss:f}" == "3.750 3.750000"
+        with pytest.raises(TypeError):
+            format(make.tensor([1.0, 2.0]), ".2f")
+    # the sum of a 1-d tensor is held as a NumPy scalar inside; its .data still shares memory
+    x = ag.tensor([2.0], dtype=ag.float64).sum()
+    shared = x.data
+    shared += 1
+    assert x.item() == 3.0
+
+
+def test_data_of_a_tensor_over_a_numpy_scalar():
+    scalar = _wrap(numpy.float32(2.0), False, None)  # what some reductions leave in _data
+    assert scalar.data.item() == 2.0
+
+
+def test_assigning_data_a_transposed_view_of_itself_takes_it():
+    def program(lib):
+        w = lib.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
+        w.data = w.data.t()
+        (w * lib.tensor([[1.0, 10.0], [100.0, 1000.0]])).sum().backward()
+        return w, w.grad
+    same_as_torch(program)
+
+
+def test_data_augmented_assignment_on_a_view_tensor():
+    def program(lib):
+        base = lib.arange(6.0).reshape(2, 3)
+        w = base[1].detach().requires_grad_()  # a leaf whose memory is a view of base's
+        pending = (w * w).sum()
+        w.data -= 1.0
+        pending.backward()
+        return w, w.grad, base
     same_as_torch(program)

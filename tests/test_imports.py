@@ -22,6 +22,7 @@ LAYERS = [
     ("autograd", ["ag_jupyter.autograd"]),
     ("ops", ["ag_jupyter.ops"]),
     ("tensor", ["ag_jupyter.tensor", "ag_jupyter.tensor_math", "ag_jupyter.tensor_compare",
+                "ag_jupyter.tensor_families",
                 "ag_jupyter.tensor_inplace", "ag_jupyter.creation", "ag_jupyter.tensor_random",
                 "ag_jupyter.random"]),
     ("library", ["ag_jupyter.nn", "ag_jupyter.optim", "ag_jupyter.serialization", "ag_jupyter.utils"]),

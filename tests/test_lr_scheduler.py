@@ -54,6 +54,15 @@ SCHEDULES = {
             s.ExponentialLR(o, gamma=0.9)], milestones=[10, 50])),
     "ChainedScheduler": (sgd, lambda s, o: s.ChainedScheduler(
         [s.ConstantLR(o, factor=0.5, total_iters=20), s.ExponentialLR(o, gamma=0.98)])),
+    "CyclicLR-triangular2": (lambda lib: sgd(lib, momentum=0.9),
+                             lambda s, o: s.CyclicLR(o, base_lr=0.01, max_lr=[0.1, 0.05], step_size_up=7,
+                                                     step_size_down=11, mode="triangular2")),
+    "CyclicLR-exp-range-adam": (adam, lambda s, o: s.CyclicLR(o, base_lr=0.001, max_lr=0.01, step_size_up=9,
+                                                              mode="exp_range", gamma=0.99)),
+    "CyclicLR-scale-fn": (sgd, lambda s, o: s.CyclicLR(o, base_lr=0.01, max_lr=0.1, step_size_up=5,
+                                                       scale_fn=lambda x: 1 / x, cycle_momentum=False)),
+    "CosineAnnealingWarmRestarts": (sgd, lambda s, o: s.CosineAnnealingWarmRestarts(o, T_0=5, T_mult=2,
+                                                                                    eta_min=0.001)),
 }
 
 
@@ -110,6 +119,21 @@ def test_step_with_an_epoch_takes_the_closed_form_as_torch(name):
             with pytest.warns(UserWarning, match="The epoch parameter in `scheduler.step\\(\\)` was not necessary"):
                 scheduler.step(epoch)
             seen.append((scheduler.get_last_lr(), scheduler.last_epoch))
+        rates.append(seen)
+    assert rates[0] == rates[1]
+
+
+def test_warm_restarts_with_fractional_epochs_match_torch():
+    rates = []
+    for lib in (ag, torch):
+        optimizer, _ = sgd(lib)
+        scheduler = lib.optim.lr_scheduler.CosineAnnealingWarmRestarts(optimizer, T_0=3, T_mult=2)
+        seen = []
+        for epoch in range(12):
+            for batch in range(4):
+                optimizer.step()
+                scheduler.step(epoch + batch / 4)
+                seen.append((scheduler.get_last_lr(), scheduler.T_cur, scheduler.T_i, scheduler.last_epoch))
         rates.append(seen)
     assert rates[0] == rates[1]
 
@@ -210,6 +234,11 @@ def messages(make):
     lambda lib: lib.optim.lr_scheduler.SequentialLR(sgd(lib)[0], [], milestones=[]),
     lambda lib: _sequential_with(lib, lambda s, o: s.ReduceLROnPlateau(o)),
     lambda lib: _sequential_with(lib, lambda s, o: s.ExponentialLR(o, 0.5), milestones=[]),
+    lambda lib: lib.optim.lr_scheduler.CyclicLR(sgd(lib)[0], 0.01, 0.1, mode="sawtooth"),
+    lambda lib: lib.optim.lr_scheduler.CyclicLR(lib.optim.Adagrad([lib.nn.Parameter(lib.ones(1))]), 0.01, 0.1),
+    lambda lib: lib.optim.lr_scheduler.CosineAnnealingWarmRestarts(sgd(lib)[0], T_0=0),
+    lambda lib: lib.optim.lr_scheduler.CosineAnnealingWarmRestarts(sgd(lib)[0], T_0=2, T_mult=0),
+    lambda lib: lib.optim.lr_scheduler.CosineAnnealingWarmRestarts(sgd(lib)[0], T_0=2).step(-1),
 ], ids=lambda make: "")
 def test_errors_are_torchs(make):
     ours, theirs = messages(make)
@@ -256,3 +285,23 @@ def test_cosine_keeps_going_past_t_max_as_torch():
         rates.append(scheduler.get_last_lr()[0])
     assert rates[9] == pytest.approx(0.0, abs=1e-15) and rates[19] == pytest.approx(0.1)
     assert math.isclose(rates[4], 0.05)
+
+
+def test_a_schedule_saved_with_ag_save_resumes(tmp_path):
+    """Through ag.save/ag.load (no pickle): MultiStepLR's Counter comes back a dict and still works."""
+    optimizer, _ = sgd(ag)
+    scheduler = ag.optim.lr_scheduler.MultiStepLR(optimizer, milestones=[3, 5, 5], gamma=0.5)
+    ag.save({"scheduler": scheduler.state_dict(), "optimizer": optimizer.state_dict()}, tmp_path / "s.npz")
+    loaded = ag.load(tmp_path / "s.npz")
+    resumed_optimizer, _ = sgd(ag)
+    resumed = ag.optim.lr_scheduler.MultiStepLR(resumed_optimizer, milestones=[1])
+    resumed_optimizer.load_state_dict(loaded["optimizer"])
+    resumed.load_state_dict(loaded["scheduler"])
+    for _ in range(6):
+        for opt, sched in ((optimizer, scheduler), (resumed_optimizer, resumed)):
+            opt.step()
+            sched.step()
+        assert resumed.get_last_lr() == scheduler.get_last_lr()
+    with pytest.warns(UserWarning, match="The epoch parameter"):
+        resumed.step(4)
+    assert resumed.get_last_lr() == [0.1 * 0.5, 0.02 * 0.5]

@@ -115,7 +115,7 @@ def test_help_documents_the_options(ip):
         run(ip, "%%autograd?")
     text = captured.stdout
     for option in ("--backward NAME", "--live", "--predict", "--no-animate", "--direction", "--speed", "--max-nodes",
-                   "-o NAME", "Run the cell under"):
+                   "-o NAME", "--engine", "Run the cell under"):
         assert option in text, option
 
 

@@ -64,6 +64,21 @@ def test_clip_grad_norm_of_one_tensor_a_generator_and_nothing():
             assert lib.nn.utils.clip_grad_norm_([], 1.0).item() == 0.0
 
 
+def test_float16_gradients_are_summed_in_float32_as_torch():
+    totals = []
+    for lib in (ag, torch):
+        half = lib.nn.Parameter(lib.zeros(4, dtype=lib.float16))
+        half.grad = lib.full((4,), 300.0, dtype=lib.float16)
+        single = lib.nn.Parameter(lib.zeros(2))
+        single.grad = lib.ones(2)
+        alone = lib.nn.utils.clip_grad_norm_([half], 1.0)
+        half.grad = lib.full((4,), 300.0, dtype=lib.float16)
+        mixed = lib.nn.utils.clip_grad_norm_([half, single], 1.0)
+        totals.append((alone.item(), str(alone.dtype), mixed.item(), str(mixed.dtype), half.grad.tolist()))
+    assert totals[0][0] == 600.0
+    assert totals[0] == tuple(v.replace("torch.", "ag.") if isinstance(v, str) else v for v in totals[1])
+
+
 @pytest.mark.parametrize("bad", [math.inf, math.nan])
 def test_nonfinite_norm_raises_torchs_error_only_when_asked(bad):
     found = []

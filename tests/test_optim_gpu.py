@@ -13,7 +13,8 @@ pytestmark = [pytest.mark.gpu,
 MAKERS = [lambda p: ag.optim.SGD(p, lr=0.05, momentum=0.9),
           lambda p: ag.optim.AdamW(p, lr=0.01, amsgrad=True),
           lambda p: ag.optim.RMSprop(p, lr=0.01, momentum=0.5, centered=True, weight_decay=0.01),
-          lambda p: ag.optim.Adagrad(p, lr=0.1, lr_decay=0.01, initial_accumulator_value=0.1)]
+          lambda p: ag.optim.Adagrad(p, lr=0.1, lr_decay=0.01, initial_accumulator_value=0.1),
+          lambda p: ag.optim.Adadelta(p, lr=1.0, weight_decay=0.01)]
 
 
 def run(make, device):

@@ -27,10 +27,14 @@ CASES = [
     ("RMSprop", dict(lr=0.01)),
     ("RMSprop", dict(lr=0.01, alpha=0.9, eps=1e-4, weight_decay=0.1)),
     ("RMSprop", dict(lr=0.01, momentum=0.9, centered=True)),
+    ("RMSprop", dict(lr=0.01, centered=True)),
+    ("RMSprop", dict(lr=0.01, momentum=0.7, weight_decay=0.05)),
     ("RMSprop", dict(lr=0.01, alpha=0.3, momentum=0.5, centered=True, weight_decay=0.2, maximize=True)),
     ("Adagrad", dict(lr=0.1)),
     ("Adagrad", dict(lr=0.1, lr_decay=0.05, initial_accumulator_value=0.5, eps=1e-6)),
     ("Adagrad", dict(lr=0.1, weight_decay=0.2, maximize=True)),
+    ("Adadelta", dict()),
+    ("Adadelta", dict(lr=0.5, rho=0.5, eps=1e-3, weight_decay=0.1, maximize=True)),
 ]
 # float32 differs by an ulp or two a step (PyTorch fuses and vectorizes), and gradients 2ap + b
 # cancel near zero: the float64 runs hold the formulas to 1e-12
@@ -99,3 +103,32 @@ def test_sgd_momentum_moves_a_0d_parameter_as_pytorch():
     buffer = optimizer.state[w]["momentum_buffer"]
     assert buffer.item() == pytest.approx(3.98, rel=1e-6)  # 0.9 * (0.9 * 2 + 1.6) + 0.92
     assert isinstance(buffer._data, numpy.ndarray)
+
+
+@pytest.mark.parametrize("name, kwargs", [("SGD", dict(lr=1e-3, momentum=0.9)), ("Adam", dict(lr=0.05)),
+                                          ("AdamW", dict(lr=0.05)), ("RMSprop", dict(lr=0.01, momentum=0.5)),
+                                          ("Adagrad", dict(lr=0.2)), ("Adadelta", dict(lr=5.0))],
+                         ids=lambda c: c if isinstance(c, str) else "")
+def test_a_polynomial_of_0d_parameters_trains_as_in_torch(name, kwargs):
+    """A learner's curve fit: y = a + b x + c x² + d x³, four 0-d parameters, a real loss
+    (mean squared error, whose gradients are NumPy scalars here), 30 steps."""
+    x = numpy.linspace(-1.5, 1.5, 50)
+    y = numpy.sin(x)
+    finals, losses = [], []
+    for lib in (ag, torch):
+        params = [lib.nn.Parameter(lib.tensor(value, dtype=lib.float64)) for value in (0.3, -0.2, 0.1, 0.05)]
+        optimizer = getattr(lib.optim, name)(params, **kwargs)
+        xs, ys = lib.tensor(x), lib.tensor(y)
+        seen = []
+        for _ in range(30):
+            optimizer.zero_grad()
+            a, b, c, d = params
+            loss = ((a + b * xs + c * xs ** 2 + d * xs ** 3 - ys) ** 2).mean()
+            loss.backward()
+            optimizer.step()
+            seen.append(loss.item())
+        finals.append([p.item() for p in params])
+        losses.append(seen)
+    numpy.testing.assert_allclose(finals[0], finals[1], rtol=1e-9)
+    numpy.testing.assert_allclose(losses[0], losses[1], rtol=1e-9)
+    assert losses[0][-1] < losses[0][0] / 2

@@ -37,6 +37,17 @@ CALLS = {  # name: a call made the same way on ag and on torch
     "randint float": lambda lib: lib.randint(0, 5, (3,), dtype=lib.float32),
     "randint uint8": lambda lib: lib.randint(0, 256, (3,), dtype=lib.uint8),
     "randint with generator": lambda lib: lib.randint(0, 27, (5,), generator=_gen(lib, 2147483647)),
+    "randint 0-d": lambda lib: lib.randint(5, ()),
+    "randint 0-d wide": lambda lib: lib.randint(0, 2 ** 40, ()),
+    "uniform_ 0-d": lambda lib: lib.zeros(()).uniform_(-1, 1),
+    "random_ 0-d": lambda lib: lib.zeros((), dtype=lib.int64).random_(3),
+    "exponential_ 0-d": lambda lib: lib.zeros(()).exponential_(),
+    "bernoulli 0-d": lambda lib: lib.bernoulli(lib.tensor(0.5)),
+    "multinomial of no rows": lambda lib: lib.multinomial(lib.ones(0, 3), 2, True),
+    "multinomial of no rows, no replacement": lambda lib: lib.multinomial(lib.ones(0, 3), 2),
+    "rand empty": lambda lib: lib.rand(0, 3),
+    "normal empty": lambda lib: lib.normal(lib.zeros(0), 1.0),
+    "bernoulli empty": lambda lib: lib.bernoulli(lib.zeros(0)),
     "randperm(6)": lambda lib: lib.randperm(6),
     "randperm float": lambda lib: lib.randperm(4, dtype=lib.float32),
     "randperm(0)": lambda lib: lib.randperm(0),
@@ -75,7 +86,8 @@ def _low_high(name):
             "randint(2, 9, size=(4,))": (2, 9), "randint(high=, size=)": (0, 5),
             "randint int32 negative": (-3, 3), "randint float": (0, 5), "randint uint8": (0, 256),
             "randint with generator": (0, 27), "randint_like": (0, 4), "randint_like(low, high)": (2, 4),
-            "random_(10)": (0, 10), "random_(3, 7)": (3, 7), "random_() of uint8": (0, 256)}.get(name)
+            "random_(10)": (0, 10), "randint 0-d": (0, 5), "random_ 0-d": (0, 3),
+            "random_(3, 7)": (3, 7), "random_() of uint8": (0, 256)}.get(name)
 
 
 @pytest.mark.parametrize("name", list(CALLS))
@@ -184,6 +196,17 @@ def test_generator_seeds_and_state_as_pytorchs():
     assert ag.initial_seed() == 9 and ag.randn(3).tolist() == ag.randn(3, generator=_gen(ag, 9)).tolist()
 
 
+def test_fork_rng_puts_the_global_source_back_as_pytorchs_does():
+    for lib in (ag, torch):
+        lib.manual_seed(4)
+        with lib.random.fork_rng():
+            inside = lib.randn(3).tolist()
+        assert lib.randn(3).tolist() == inside  # the draws inside did not move the source
+        with lib.random.fork_rng(enabled=False):
+            lib.randn(3)
+        assert lib.randn(3).tolist() != inside
+
+
 ERRORS = {  # each raises in PyTorch; ag raises the same type, its message starting PyTorch's way
     "randint(5)": (lambda lib: lib.randint(5), None),
     "randint(5, 3)": (lambda lib: lib.randint(5, 3), "randint(): argument 'size'"),
@@ -221,6 +244,7 @@ ERRORS = {  # each raises in PyTorch; ag raises the same type, its message start
                             "multinomial only supports floating-point dtypes for input, got: Long"),
     "multinomial 3-d": (lambda lib: lib.multinomial(lib.ones(2, 2, 2), 1), "prob_dist must be 1 or 2 dim"),
     "multinomial 0-d": (lambda lib: lib.multinomial(lib.tensor(1.0), 1), "prob_dist must be 1 or 2 dim"),
+    "multinomial of no categories": (lambda lib: lib.multinomial(lib.ones(2, 0), 1, True), None),
     "multinomial 0 samples": (lambda lib: lib.multinomial(lib.ones(2), 0), "cannot sample n_sample <= 0 samples"),
     "seed beyond 64 bits": (lambda lib: lib.Generator().manual_seed(2 ** 64), "Overflow when unpacking long long"),
     "set_state of floats": (lambda lib: lib.Generator().set_state(lib.zeros(3)),

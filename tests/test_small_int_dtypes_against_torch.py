@@ -114,3 +114,20 @@ def test_a_number_a_small_dtype_cannot_hold_is_refused_as_pytorch_refuses_it():
         ag.tensor([300], dtype=ag.uint8)
     with pytest.raises(RuntimeError, match="value cannot be converted to type int8 without overflow"):
         ag.tensor([200], dtype=ag.int8)
+
+
+@pytest.mark.parametrize("name", ["float16", "float32", "float64", "longdouble", "complex64", "bool", "int8", "int16",
+                                  "int32", "int64", "uint8", "uint16", "uint32", "uint64", "datetime64[s]"])
+def test_every_numpy_dtype_gives_pytorchs_dtype_or_a_type_error_never_another(name):
+    values = np.array([1, 0], dtype=name)
+    try:
+        theirs = str(torch.from_numpy(values).dtype).split(".")[-1]
+    except TypeError:
+        theirs = None
+    for make in (ag.tensor, ag.from_numpy):
+        try:
+            ours = make(values).dtype.name
+        except TypeError as error:
+            assert f"numpy.{values.dtype.name}" in str(error) and "convert it first" in str(error)
+            continue
+        assert ours == theirs  # made: then as PyTorch makes it

@@ -53,6 +53,36 @@ print(model[0].weight.grad.sum().item(), torch.float32, isinstance(loss, torch.T
 """
 
 
+# A small CNN trained from a DataLoader with Adam, in the style of "Learning the Basics"
+# training loop; the images are a formula and the loader does not shuffle, so both start equal.
+CNN_CELL = """\
+import torch
+from torch import nn
+import torch.nn.functional as F
+from torch.utils.data import DataLoader, TensorDataset
+
+images = torch.linspace(-1, 1, 16 * 64).reshape(16, 1, 8, 8).sin()
+labels = torch.tensor([i % 3 for i in range(16)])
+loader = DataLoader(TensorDataset(images, labels), batch_size=4, shuffle=False)
+
+net = nn.Sequential(nn.Conv2d(1, 2, 3, padding=1), nn.ReLU(), nn.MaxPool2d(2),
+                    nn.Flatten(), nn.Linear(2 * 4 * 4, 3))
+with torch.no_grad():
+    for i, p in enumerate(net.parameters()):
+        p.copy_(torch.linspace(-0.4, 0.4, p.numel()).reshape(p.shape).cos() * (i + 1) * 0.1)
+opt = torch.optim.Adam(net.parameters(), lr=0.01)
+for epoch in range(2):
+    total = 0.0
+    for xb, yb in loader:
+        loss = F.cross_entropy(net(xb), yb)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        total += loss.item()
+    print(epoch, total)
+"""
+
+
 def numbers(text: str) -> list:
     return [float(n) for n in re.findall(r"-?\d+\.\d+(?:e-?\d+)?", text)]
 
@@ -76,6 +106,16 @@ def test_a_tutorial_cell_prints_pytorchs_numbers_on_the_engine(ip):
     # PyTorch is back, entry for entry, and so are the notebook's names
     assert torch_modules() == before and ip.user_ns["torch"] is torch
     assert ip.user_ns["nn"] is torch.nn and ip.user_ns["F"] is torch.nn.functional
+
+
+def test_a_cnn_cell_with_a_dataloader_prints_pytorchs_numbers_on_the_engine(ip):
+    with capture_output() as on_torch:
+        run(ip, CNN_CELL)
+    with capture_output() as on_engine:
+        run(ip, "%%autograd --engine --no-animate\n" + CNN_CELL)
+    assert isinstance(ip.user_ns["net"], ag.nn.Module)
+    expected, got = numbers(on_torch.stdout), numbers(on_engine.stdout)
+    assert len(got) == len(expected) == 2 and got == pytest.approx(expected, rel=1e-5)
 
 
 def test_a_missing_name_stops_the_cell_before_any_line_runs(ip):
@@ -139,6 +179,9 @@ def test_as_torch_context_gives_the_engine_and_puts_pytorch_back():
         assert isinstance(x, ag.Tensor) and x.grad is not None and optim.SGD is ag.optim.SGD
         assert engine.float32 is ag.float32 and engine.no_grad is ag.no_grad and engine.Tensor is ag.Tensor
         assert not hasattr(engine, "fft")
+        star: dict = {}
+        exec("from torch import *", star)  # noqa: S102 - the statement under test
+        assert star["tensor"] is ag.tensor and star["no_grad"] is ag.no_grad
         with pytest.raises(ModuleNotFoundError, match=r"^torch\.fft is not in ag_jupyter's engine"):
             importlib.import_module("torch.fft")
     assert torch_modules() == before and sys.modules["torch"] is torch
@@ -150,3 +193,44 @@ def test_as_torch_puts_pytorch_back_when_the_block_raises():
         importlib.import_module("torch")
         1 / 0  # noqa: B018
     assert torch_modules() == before
+
+
+def test_autograd_engine_runs_the_following_cells_on_the_engine_until_off(ip):
+    before = torch_modules()
+    with capture_output() as said:
+        run(ip, "%autograd_engine on")
+    assert "runs on ag_jupyter's engine" in said.stdout
+    try:
+        run(ip, "import torch\nfrom torch import nn\nlayer = nn.Linear(2, 1)\nout = layer(torch.ones(1, 2)).sum()\n")
+        assert isinstance(ip.user_ns["out"], ag.Tensor)
+        assert torch_modules() == before  # between cells, PyTorch is in sys.modules
+        with capture_output():
+            rejected = ip.run_cell("print('ran')\nz = torch.fft.fft(torch.ones(2))\n")
+        assert "torch.fft is not in ag_jupyter's engine" in str(rejected.error_before_exec)
+        assert "z" not in ip.user_ns
+        widget = run(ip, "%%autograd\nimport torch\nq = torch.ones(2, requires_grad=True)\nr = (q * 2).sum()\n").result
+        assert widget.trace["source"] == "ag_jupyter" and isinstance(ip.user_ns["q"], ag.Tensor)
+    finally:
+        with capture_output():
+            run(ip, "%autograd_engine off")
+    run(ip, "import torch\nback = torch.ones(2)\n")
+    assert isinstance(ip.user_ns["back"], torch.Tensor) and torch_modules() == before
+    assert ip.user_ns["torch"] is torch
+
+
+def test_autograd_engine_takes_on_or_off(ip):
+    result = run(ip, "%autograd_engine maybe", UsageError)
+    assert "on or off" in str(result.error_in_exec)
+
+
+def test_a_tensor_method_the_engine_lacks_stops_the_cell_before_it_runs(ip):
+    name = next(n for n in ("geqrf", "ormqr", "igammac", "q_scale") if not hasattr(ag.Tensor, n))
+    cell = (f"import torch\nran_first = 1\nx = torch.ones(3)\ny = x.exp().{name}()\n"
+            "class Mine:\n    def mode(self):\n        return 1\nm = Mine().mode()\nk = [1].index(1)\n"
+            "import numpy as np\nlogs = np.log10(3.0)\n")
+    ip.user_ns.pop("ran_first", None)
+    result = run(ip, "%%autograd --engine\n" + cell, UsageError)
+    message = str(result.error_in_exec)
+    assert f"line 4: .{name} (torch.Tensor.{name}) is not in ag_jupyter's engine" in message
+    assert "mode" not in message and "index" not in message and "log10" not in message
+    assert "ran_first" not in ip.user_ns

@@ -36,16 +36,16 @@ class EngineTruth(Listener):
         self.exact = exact
         self.ops, self.steps, self.accumulated = {}, [], []
 
-    def op_ran(self, node, inputs, output):
+    def on_op(self, node, inputs, output):
         self.ops[node._seq] = _summary(output, self.exact)
 
-    def backward_stepped(self, step):
+    def on_backward_step(self, step):
         sent = [None if grad is None or to is None else _summary(grad, self.exact)
                 for to, grad in zip(step.node._next, step.grad_inputs)]  # the engine drops what goes nowhere
         received = None if step.grad_output is None else _summary(step.grad_output, self.exact)
         self.steps.append((step.node._seq, received, sent))
 
-    def grad_accumulated(self, tensor, grad):
+    def on_accumulate(self, tensor, grad):
         self.accumulated.append((tensor, _summary(grad, self.exact)))
 
 

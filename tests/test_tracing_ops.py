@@ -10,7 +10,8 @@ from ag_jupyter.tracing.op_info import by_torch_name, concrete, op_classes
 
 # bases that make no node themselves
 FAMILY_BASES = {"UnaryOp", "BinaryOp", "Binary", "Unary", "UnaryOnOutput", "Reduction", "ViewOp",
-                "ElementwiseLoss", "_Normalization"}  # issue 30: losses, batch and layer norm
+                "ElementwiseLoss", "_Normalization",  # issue 30: losses, batch and layer norm
+                "Step", "Pick"}  # issue 30: rounding steps (ops/rounding.py), sort/topk picks (ops/sorting.py)
 
 
 def undrawable(classes) -> list:

@@ -2,7 +2,8 @@
 ``op.apply``: ``+ - * /`` between a float tensor and a Python number
 (ops/number_operators.py), and the one-ufunc ops on a float tensor (ops/float_methods.py).
 The node, the tensor, what a listener hears and what backward computes must be exactly
-what ``op.apply`` gives, and every other operand must still reach ``op.apply``."""
+what ``op.apply`` gives (with a listener set and without), and every other operand must
+still reach ``op.apply``."""
 from __future__ import annotations
 
 import itertools
@@ -39,19 +40,25 @@ class Heard(Listener):
     def __init__(self):
         self.ops = []
 
-    def op_ran(self, node, inputs, output):
+    def on_op(self, node, inputs, output):
         self.ops.append((type(node), inputs, output))
 
 
 def made(run, *operands):
-    """The output, its node's state, and what a listener heard."""
+    """The output, its node's state, and what a listener heard, once without a listener
+    (the written-out path stamps the node itself) and once with one (function.record
+    stamps it and tells the listener): (output, {quiet: slots, heard: slots}, heard ops
+    as (kind, inputs, output is that run's output))."""
+    out = run(*operands)
+    quiet = out.grad_fn
     heard = state.listener = Heard()
     try:
-        out = run(*operands)
+        heard_out = run(*operands)
     finally:
         state.listener = None
-    node = out.grad_fn
-    return out, (slots(node) if node is not None else None), heard.ops
+    nodes = {"quiet": quiet, "heard": heard_out.grad_fn}
+    return out, ({k: slots(n) for k, n in nodes.items()} if quiet is not None else None), \
+        [(kind, inputs, output is heard_out) for kind, inputs, output in heard.ops]
 
 
 def cases():
@@ -73,13 +80,13 @@ def differences(label, fast_made, general_made, leaf, grad_checked: bool) -> lis
     elif fast_node is not None:
         if type(fast.grad_fn) is not type(general.grad_fn):
             wrong.append(f"{label}: node {type(fast.grad_fn).__name__}")
-        assert fast_node.pop("_seq") < general_node.pop("_seq")  # both numbered, in creation order
-        for name, value in fast_node.items():
-            if not same_value(value, general_node[name]):
-                wrong.append(f"{label}: node {name} {value!r} vs {general_node[name]!r}")
-    if [(kind, inputs) for kind, inputs, _ in fast_heard] != \
-            [(kind, inputs) for kind, inputs, _ in general_heard] or \
-            [out is fast for *_, out in fast_heard] != [out is general for *_, out in general_heard]:
+        for run in ("quiet", "heard"):
+            fast_slots, general_slots = fast_node[run], general_node[run]
+            assert fast_slots.pop("_seq") < general_slots.pop("_seq")  # both numbered, in creation order
+            for name, value in fast_slots.items():
+                if not same_value(value, general_slots[name]):
+                    wrong.append(f"{label} ({run}): node {name} {value!r} vs {general_slots[name]!r}")
+    if fast_heard != general_heard:
         wrong.append(f"{label}: the listener heard {fast_heard} vs {general_heard}")
     if grad_checked:
         grads = []

@@ -176,6 +176,22 @@ class _Arrays:
         return out
 
     @staticmethod
+    def cumsum(x, dim: int):
+        return array_module(x).cumsum(x, axis=dim, dtype=x.dtype)
+
+    @staticmethod
+    def cumprod(x, dim: int):
+        return array_module(x).cumprod(x, axis=dim, dtype=x.dtype)
+
+    @staticmethod
+    def flip(x, dims: tuple):
+        return array_module(x).flip(x, axis=dims)
+
+    @staticmethod
+    def roll(x, shifts: tuple, dims: tuple):
+        return array_module(x).roll(x, shifts, axis=dims)
+
+    @staticmethod
     def as_tensor(x):
         return _wrap(x, False, None)
 
@@ -255,6 +271,11 @@ class _Tensors:
         return x.to(from_numpy(numpy_dtype))
 
     index_add = None  # ops/indexing.py's IndexAdd.apply(grad, key, shape), given by provide()
+
+    cumsum = staticmethod(lambda x, dim: x.cumsum(dim))
+    cumprod = staticmethod(lambda x, dim: x.cumprod(dim))
+    flip = staticmethod(lambda x, dims: x.flip(dims))
+    roll = staticmethod(lambda x, shifts, dims: x.roll(shifts, dims))
 
     @staticmethod
     def as_tensor(x):

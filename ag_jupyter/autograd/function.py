@@ -53,7 +53,7 @@ class Op(Node):
                 inputs = args[: cls.arity] if cls.arity is not None else args[:-1]
                 links = _links(inputs)
             if links is not None:
-                return _recorded(node, links, inputs, data)
+                return record(node, links, inputs, _wrap(data, True, node))
         return _wrap(data, False, None)
 
 
@@ -74,7 +74,7 @@ class UnaryOp(Op):
         if state.grad_enabled:
             link = _link(a)
             if link is not None:
-                return _recorded(node, (link,), (a,), data)
+                return record(node, (link,), (a,), _wrap(data, True, node))
         return _wrap(data, False, None)
 
 
@@ -96,7 +96,7 @@ class BinaryOp(Op):
         if state.grad_enabled:
             link_a, link_b = _link(a), _link(b)
             if link_a is not None or link_b is not None:
-                return _recorded(node, (link_a, link_b), (a, b), data)
+                return record(node, (link_a, link_b), (a, b), _wrap(data, True, node))
         return _wrap(data, False, None)
 
 
@@ -119,13 +119,16 @@ def _links(inputs):
     return None
 
 
-def _recorded(node, links, inputs, data):
-    """The output of an op that records: a tensor whose grad_fn is ``node``. (The commonest
-    ops set the same fields themselves: ops/number_operators.py and ops/float_methods.py.)"""
+def record(node, links, inputs, out):
+    """The one way a node joins the graph and the trace: its links to its inputs' nodes,
+    its creation number and version stamp, then the listener hears of it (``on_op``) with
+    the op's arguments and ``out``, the tensor whose grad_fn it is. Every op, view
+    (``views.py``) and custom ``Function`` comes through here; the written-out operators
+    (ops/number_operators.py, ops/float_methods.py) stamp the same fields themselves only
+    while no listener is set, and call this when one is."""
     node._next = links
     node._seq = next_sequence_number()
     node._versions = versions.clock
-    out = _wrap(data, True, node)
     if state.listener is not None:
         state.listener.on_op(node, inputs, out)
     return out
@@ -256,15 +259,9 @@ class Function:
         links = _links(args) if previous else None
         if links is None or id(result) in getattr(ctx, "_non_differentiable", ()):
             return result
-        ctx._next = links
         ctx._input_meta = tuple((a._data.shape, a._data.dtype) if a.__class__ in TENSOR_TYPES else None
                                 for a in args)
-        ctx._seq = next_sequence_number()
-        ctx._versions = versions.clock
-        out = _wrap(result._data, True, ctx)
-        if state.listener is not None:
-            state.listener.on_op(ctx, args, out)
-        return out
+        return record(ctx, links, args, _wrap(result._data, True, ctx))
 
 
 _MISSING = object()  # a parameter no argument was bound to

@@ -1,15 +1,17 @@
 """The base of every observer of the engine's seam (Chainer's ``FunctionHook`` pattern).
 
-The engine calls ``state.listener.on_*(...)`` (the protocol is listed in
-``state.py``). A ``Listener`` answers every one of those callbacks: it runs the
-subclass's handler for it, if the subclass has one (``op_ran`` for ``on_op``...),
-and then passes the callback on to ``parent``, the listener it replaced (an outer
-trace hears what a nested one records). So a new engine callback is one method
-here: no listener can crash for lacking it, and none forwards anything by hand.
+The engine calls ``state.listener.on_*(...)`` (the protocol is listed in ``state.py``),
+and a subclass handles an event by defining the method of that one name (``on_op``).
+A ``Listener`` answers every event: one its class does not handle does nothing. Either
+way the event is passed on to ``parent``, the listener this one replaced (an outer trace
+hears what a nested one records), and a handler that raises goes to ``fault``. The
+class does both around each handler a subclass defines (``__init_subclass__``), so a
+handler is the work alone: it never calls ``super()`` or forwards anything by hand, and
+a new engine event is one name in ``EVENTS``.
 
 >>> class Counter(Listener):
 ...     ops = 0
-...     def op_ran(self, node, inputs, output):
+...     def on_op(self, node, inputs, output):
 ...         self.ops += 1
 >>> import ag_jupyter as ag
 >>> from ag_jupyter.autograd import state
@@ -21,69 +23,52 @@ here: no listener can crash for lacking it, and none forwards anything by hand.
 """
 from __future__ import annotations
 
+EVENTS = ("on_leaf", "on_op", "on_op_error", "on_backward_begin", "on_backward_step", "on_accumulate",
+          "on_backward_end", "on_module_enter", "on_module_exit")
+
+
+def _passed_on(event: str):
+    """An event this listener does not handle: only its parent hears it."""
+    def callback(self, *args) -> None:
+        if self.parent is not None:
+            getattr(self.parent, event)(*args)
+
+    callback.__name__ = callback.__qualname__ = event
+    return callback
+
+
+def _handled(event: str, handler):
+    """A subclass's handler, with the fault policy around it and the parent told after."""
+    def callback(self, *args) -> None:
+        try:
+            handler(self, *args)
+        except Exception as error:  # noqa: BLE001 - fault() decides
+            self.fault(event, error)
+        if self.parent is not None:
+            getattr(self.parent, event)(*args)
+
+    callback.__name__, callback.__qualname__, callback.__doc__ = event, handler.__qualname__, handler.__doc__
+    callback.handler = handler
+    return callback
+
 
 class Listener:
-    """Every callback does nothing by default; a subclass defines the handlers it needs."""
+    """Every event does nothing by default; a subclass defines the ``on_*`` it needs."""
 
-    parent = None  # the listener this one replaced, which hears every callback too
+    parent = None  # the listener this one replaced, which hears every event too
 
-    def fault(self, callback: str, error: Exception) -> None:
+    def fault(self, event: str, error: Exception) -> None:
         """A handler raised. The default lets the error through; a tracer, which must
         never break the user's program, overrides this to note it instead."""
         raise error
 
-    def _heard(self, callback: str, handler, *args) -> None:
-        if handler is not None:
-            try:
-                handler(*args)
-            except Exception as error:  # noqa: BLE001 - fault() decides
-                self.fault(callback, error)
-        if self.parent is not None:
-            getattr(self.parent, callback)(*args)
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        for event in EVENTS:
+            handler = cls.__dict__.get(event)
+            if handler is not None and not hasattr(handler, "handler"):
+                setattr(cls, event, _handled(event, handler))
 
-    # The handlers a subclass may define (None: not interested).
-    leaf_made = op_ran = op_failed = None
-    backward_began = backward_stepped = grad_accumulated = backward_ended = None
-    module_entered = module_exited = None
 
-    # ----- the seam's protocol (state.py) ------------------------------------------------
-    def on_leaf(self, tensor) -> None:
-        self._heard("on_leaf", self.leaf_made, tensor)
-
-    # on_op and on_backward_step come once per op and per node: _heard written out, a call
-    # less on the hot path of a traced program.
-    def on_op(self, node, inputs, output) -> None:
-        if self.op_ran is not None:
-            try:
-                self.op_ran(node, inputs, output)
-            except Exception as error:  # noqa: BLE001 - fault() decides
-                self.fault("on_op", error)
-        if self.parent is not None:
-            self.parent.on_op(node, inputs, output)
-
-    def on_op_error(self, op_name, inputs, error) -> None:
-        self._heard("on_op_error", self.op_failed, op_name, inputs, error)
-
-    def on_backward_begin(self, roots) -> None:
-        self._heard("on_backward_begin", self.backward_began, roots)
-
-    def on_backward_step(self, step) -> None:
-        if self.backward_stepped is not None:
-            try:
-                self.backward_stepped(step)
-            except Exception as error:  # noqa: BLE001 - fault() decides
-                self.fault("on_backward_step", error)
-        if self.parent is not None:
-            self.parent.on_backward_step(step)
-
-    def on_accumulate(self, tensor, grad) -> None:
-        self._heard("on_accumulate", self.grad_accumulated, tensor, grad)
-
-    def on_backward_end(self, completed) -> None:
-        self._heard("on_backward_end", self.backward_ended, completed)
-
-    def on_module_enter(self, path, module) -> None:
-        self._heard("on_module_enter", self.module_entered, path, module)
-
-    def on_module_exit(self, path, module) -> None:
-        self._heard("on_module_exit", self.module_exited, path, module)
+for _event in EVENTS:
+    setattr(Listener, _event, _passed_on(_event))

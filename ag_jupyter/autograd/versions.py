@@ -34,10 +34,24 @@ clock = 0
 _own_counters: weakref.WeakValueDictionary = weakref.WeakValueDictionary()
 
 
-def own_counter(array):
-    """Give ``array`` (a fresh view) a version counter of its own; return it."""
-    _own_counters[id(array)] = array
-    return array
+_views_of: weakref.WeakValueDictionary = weakref.WeakValueDictionary()  # (id(view), id(origin)) -> view
+
+
+def own_counter(view, origin):
+    """Give ``view`` (a fresh view of all of ``origin``) a version counter of its own; return it."""
+    _own_counters[id(view)] = view
+    _views_of[id(view), id(origin)] = view
+    return view
+
+
+def is_data_view(array) -> bool:
+    """Whether ``array`` is a view ``own_counter`` made (what ``.data`` hands out)."""
+    return _own_counters.get(id(array)) is array
+
+
+def counts_for(array, origin) -> bool:
+    """Whether ``array`` is a view ``own_counter`` made of all of ``origin`` (``w.data``)."""
+    return _views_of.get((id(array), id(origin))) is array
 
 
 def _owner(array):

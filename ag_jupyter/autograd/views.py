@@ -28,7 +28,7 @@ from ..backend import array_module
 from ..core import TENSOR_TYPES, _wrap
 from . import hooks, state, versions
 from .algebra import ARRAYS as _ARRAY_ALGEBRA
-from .function import Op, _links
+from .function import Op, _links, record
 from .node import Node, next_sequence_number
 
 _new = object.__new__
@@ -217,11 +217,7 @@ class AsStrided(Node):
         node = _new(cls)
         node.saved = ()
         node.steps = _steps(base._data, view._view.chain)[0]
-        node._next = (base.grad_fn,)
-        node._versions = versions.clock
-        node._seq = next_sequence_number()
-        if state.listener is not None:
-            state.listener.on_op(node, (base,), view)
+        record(node, (base.grad_fn,), (base,), view)
         return node
 
     def backward(self, F, grad):
@@ -259,12 +255,10 @@ class CopySlices(Node):
         copy = _new(cls)
         copy.chain, copy.op = chain, op
         base_link = _links((base,))
-        copy._next = (base_link[0] if base_link else None,) + tuple(op._next[1:])
         copy.saved = op.saved  # the engine checks their versions and frees them as the op's
-        copy._versions = op._versions
-        copy._seq = next_sequence_number()
-        if state.listener is not None:
-            state.listener.on_op(copy, (base,), _wrap(base._data, True, copy))
+        record(copy, (base_link[0] if base_link else None,) + tuple(op._next[1:]), (base,),
+               _wrap(base._data, True, copy))
+        copy._versions = op._versions  # the op's stamp: its saved values were saved then
         return copy
 
     def backward(self, F, grad):

@@ -125,7 +125,7 @@ def _masked(input: Tensor, p: float, mask_shape: tuple, inplace: bool) -> Tensor
     """``input`` times a mask of ``mask_shape`` (broadcast over the rest): 0 with
     probability ``p``, else ``1/(1-p)``."""
     array = input._data
-    keep = random_array("uniform", mask_shape, numpy.float64, backend.CPU) < 1 - p
+    keep = random_array("bernoulli", mask_shape, numpy.bool_, backend.CPU, 1 - p)
     mask = numpy.zeros(mask_shape, array.dtype) if p == 1 else (keep / (1 - p)).astype(array.dtype)
     mask = _wrap(backend.move(mask, input.device), False, None)
     return _inplace(input, Mul, mask) if inplace else Mul.apply(input, mask)

@@ -3,17 +3,19 @@ one ufunc (``Unary``, ``UnaryOnOutput``), with their commonest case, a float ten
 written out in the method itself, as ``number_operators.py`` does for ``+ - * /``.
 
 Through ``op.apply`` such an op is six Python calls (the method, ``apply``, ``forward``,
-``_link``, ``_recorded``, ``_wrap``); here it is the method alone. The op stays defined in
+``_link``, ``record``, ``_wrap``); here it is the method alone. The op stays defined in
 one place: the arithmetic is ``op.ufunc``, backward keeps the input (``Unary``) or the
 output (``UnaryOnOutput``) as their ``forward`` does, and anything else (an integer or
 bool tensor, an error) goes to ``op.apply``. The node and tensor fields are those of
-``function._recorded`` and ``core._wrap``, as in ``number_operators.py``;
+``function.record`` (which stamps the node itself while a listener is set) and
+``core._wrap``, as in ``number_operators.py``;
 ``tests/test_written_out_ops.py`` compares every slot with what ``op.apply`` makes.
 """
 from __future__ import annotations
 
 from .. import core
 from ..autograd import state, versions
+from ..autograd.function import record
 from ..autograd.node import next_sequence_number
 from .unary import Unary, UnaryOnOutput
 
@@ -48,13 +50,13 @@ def float_method(name: str, op):
                     node.out = data
                 else:
                     node.saved = (self,)
+                out._requires_grad = True
+                out.grad_fn = node
+                if state.listener is not None:  # a trace hears of every node in one place
+                    return record(node, (link,), (self,), out)
                 node._next = (link,)
                 node._seq = next_sequence_number()
                 node._versions = versions.clock
-                out._requires_grad = True
-                out.grad_fn = node
-                if state.listener is not None:
-                    state.listener.on_op(node, (self,), out)
                 return out
         out._requires_grad = False
         out.grad_fn = None

@@ -3,19 +3,21 @@ their commonest case, a float tensor and a Python number, written out in the met
 
 These are most of the ops of a chain of small ops (W1, W3) and of an optimizer's update.
 Through ``op.apply`` such an op is eight Python calls (the operator, ``apply``, ``forward``,
-``remember``, two ``_link``\\s, ``_recorded``, ``_wrap``), and each call is
+``remember``, two ``_link``\\s, ``record``, ``_wrap``), and each call is
 2-3% of W1; here it is the operator and ``operand`` (and ``remember`` for ``*`` and ``/``).
 The op itself stays defined in one place: the arithmetic is ``op.ufunc``, what backward
 keeps is ``op.remember``, and anything else (another dtype, a bool, a NumPy scalar, an
 error) goes to ``op.apply``. The node and tensor made here are the ones ``op.apply`` makes
-(``Binary.forward`` and ``function._recorded``), and ``float_methods.py``
-writes out the same fields: a field added to ``_recorded`` or ``_wrap`` goes here and
+(``Binary.forward`` and ``function.record``; while a listener is set the node is stamped
+by ``record`` itself, the one place a trace hears of a node), and ``float_methods.py``
+writes out the same fields: a field added to ``record`` or ``_wrap`` goes here and
 there too, which ``tests/test_written_out_ops.py`` (every slot compared) insists on.
 """
 from __future__ import annotations
 
 from .. import core
 from ..autograd import state, versions
+from ..autograd.function import record
 from ..autograd.node import next_sequence_number
 from ..operands import INT_OR_FLOAT, operand
 
@@ -48,17 +50,18 @@ def number_operator(name: str, op, reflected: bool = False):
                 node.casts = node.shapes = None
                 node.saved = ()
                 if reflected:
-                    inputs, node._next = (other, self), (None, link)
+                    inputs, links = (other, self), (None, link)
                 else:
-                    inputs, node._next = (self, other), (link, None)
+                    inputs, links = (self, other), (link, None)
                 if remember is not None:
                     remember(node, inputs[0], inputs[1], data)
-                node._seq = next_sequence_number()
-                node._versions = versions.clock
                 out._requires_grad = True
                 out.grad_fn = node
-                if state.listener is not None:
-                    state.listener.on_op(node, inputs, out)
+                if state.listener is not None:  # a trace hears of every node in one place
+                    return record(node, links, inputs, out)
+                node._next = links
+                node._seq = next_sequence_number()
+                node._versions = versions.clock
                 return out
         out._requires_grad = False
         out.grad_fn = None

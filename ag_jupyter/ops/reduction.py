@@ -242,12 +242,12 @@ class Norm(Reduction):
 ReturnTypes = namedtuple("ReturnTypes", ["values", "indices"])
 
 
-def sum(input, dim=None, keepdim=False):  # noqa: A001
-    return Sum.apply(input, dim, keepdim)
+def sum(input, dim=None, keepdim=False, *, keepdims=None, dtype=None):  # noqa: A001
+    return input.sum(dim, keepdim, keepdims=keepdims, dtype=dtype)
 
 
-def mean(input, dim=None, keepdim=False):
-    return Mean.apply(input, dim, keepdim)
+def mean(input, dim=None, keepdim=False, *, keepdims=None, dtype=None):
+    return input.mean(dim, keepdim, keepdims=keepdims, dtype=dtype)
 
 
 def var(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
@@ -256,6 +256,16 @@ def var(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
 
 def std(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
     return Std.apply(input, dim, _correction(unbiased, correction), keepdim)
+
+
+def std_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
+    """``(std, mean)``: PyTorch's one StdMeanBackward0 node is two nodes here, Std and Mean."""
+    return std(input, dim, unbiased, keepdim, correction=correction), Mean.apply(input, dim, keepdim)
+
+
+def var_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
+    """``(var, mean)``: two nodes, Var and Mean, where PyTorch draws one VarMeanBackward0."""
+    return var(input, dim, unbiased, keepdim, correction=correction), Mean.apply(input, dim, keepdim)
 
 
 def _correction(unbiased, correction) -> int:

@@ -205,3 +205,33 @@ class Clamp(Op):
             below = a <= self.high
             inside = below if inside is None else inside * below
         return (F.masked(grad, inside),)
+
+
+class ClampMin(Clamp):
+    """``clamp_min(min)``: PyTorch draws a clamp with one bound as its own node."""
+
+    __slots__ = ()
+    node_name = "ClampMinBackward0"
+    symbol = "clamp_min"
+    formula = r"\frac{\partial u}{\partial a} = [a \ge \min]"
+
+    def forward(self, a, low):
+        return Clamp.forward(self, a, low, None)
+
+
+class ClampMax(Clamp):
+    __slots__ = ()
+    node_name = "ClampMaxBackward0"
+    symbol = "clamp_max"
+    formula = r"\frac{\partial u}{\partial a} = [a \le \max]"
+
+    def forward(self, a, high):
+        return Clamp.forward(self, a, None, high)
+
+
+def clamp_min(input, min):  # noqa: A002 - PyTorch's names
+    return ClampMin.apply(input, min)
+
+
+def clamp_max(input, max):  # noqa: A002
+    return ClampMax.apply(input, max)

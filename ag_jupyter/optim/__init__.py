@@ -1,5 +1,5 @@
 """``ag.optim``: optimizers with PyTorch's update rules (``SGD``, ``Adam``, ``AdamW``,
-``RMSprop``, ``Adagrad``) and ``ag.optim.lr_scheduler``.
+``RMSprop``, ``Adagrad``, ``Adadelta``) and ``ag.optim.lr_scheduler``.
 
 >>> import ag_jupyter as ag
 >>> model = ag.nn.Linear(3, 1)
@@ -10,10 +10,11 @@
 True
 """
 from . import lr_scheduler
+from .adadelta import Adadelta
 from .adagrad import Adagrad
 from .adam import Adam, AdamW
 from .optimizer import Optimizer
 from .rmsprop import RMSprop
 from .sgd import SGD
 
-__all__ = ["Optimizer", "SGD", "Adam", "AdamW", "RMSprop", "Adagrad", "lr_scheduler"]
+__all__ = ["Optimizer", "SGD", "Adam", "AdamW", "RMSprop", "Adagrad", "Adadelta", "lr_scheduler"]

@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy
 
 from ..backend import array_module
-from .optimizer import Optimizer, filled_state_tensor, new_state_tensor, updated
+from .optimizer import Optimizer, filled_state_tensor, implementation_options, new_state_tensor, updated
 
 
 class Adagrad(Optimizer):
@@ -22,7 +22,8 @@ class Adagrad(Optimizer):
     """
 
     def __init__(self, params, lr: float = 1e-2, lr_decay: float = 0, weight_decay: float = 0,
-                 initial_accumulator_value: float = 0, eps: float = 1e-10, *, maximize: bool = False) -> None:
+                 initial_accumulator_value: float = 0, eps: float = 1e-10, foreach=None, *, maximize: bool = False,
+                 differentiable: bool = False, fused=None) -> None:
         if not 0.0 <= lr:
             raise ValueError(f"Invalid learning rate: {lr}")
         if not 0.0 <= lr_decay:
@@ -34,7 +35,9 @@ class Adagrad(Optimizer):
         if not 0.0 <= eps:
             raise ValueError(f"Invalid epsilon value: {eps}")
         super().__init__(params, dict(lr=lr, lr_decay=lr_decay, eps=eps, weight_decay=weight_decay,
-                                      initial_accumulator_value=initial_accumulator_value, maximize=maximize))
+                                      initial_accumulator_value=initial_accumulator_value, maximize=maximize,
+                                      **implementation_options("Adagrad", foreach=foreach,
+                                                               differentiable=differentiable, fused=fused)))
         for group in self.param_groups:
             for param in group["params"]:
                 self._init_state(param, group["initial_accumulator_value"])

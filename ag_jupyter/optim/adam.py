@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy
 
 from ..backend import array_module
-from .optimizer import Optimizer, filled_state_tensor, lerp_into, new_state_tensor, updated
+from .optimizer import Optimizer, filled_state_tensor, implementation_options, lerp_into, new_state_tensor, updated
 
 
 class Adam(Optimizer):
@@ -25,7 +25,8 @@ class Adam(Optimizer):
     """
 
     def __init__(self, params, lr: float = 1e-3, betas: tuple = (0.9, 0.999), eps: float = 1e-8,
-                 weight_decay: float = 0, amsgrad: bool = False, *, maximize: bool = False,
+                 weight_decay: float = 0, amsgrad: bool = False, *, foreach=None, maximize: bool = False,
+                 capturable: bool = False, differentiable: bool = False, fused=None,
                  decoupled_weight_decay: bool = False) -> None:
         if not 0.0 <= lr:
             raise ValueError(f"Invalid learning rate: {lr}")
@@ -38,6 +39,9 @@ class Adam(Optimizer):
             raise ValueError(f"Invalid weight_decay value: {weight_decay}")
         super().__init__(params, dict(lr=lr, betas=tuple(betas), eps=eps, weight_decay=weight_decay,
                                       amsgrad=amsgrad, maximize=maximize,
+                                      **implementation_options(type(self).__name__, foreach=foreach,
+                                                               capturable=capturable, differentiable=differentiable,
+                                                               fused=fused),
                                       decoupled_weight_decay=decoupled_weight_decay))
 
     def _init_state(self, param) -> dict:
@@ -90,6 +94,8 @@ class AdamW(Adam):
     """
 
     def __init__(self, params, lr: float = 1e-3, betas: tuple = (0.9, 0.999), eps: float = 1e-8,
-                 weight_decay: float = 1e-2, amsgrad: bool = False, *, maximize: bool = False) -> None:
-        super().__init__(params, lr, betas, eps, weight_decay, amsgrad, maximize=maximize,
+                 weight_decay: float = 1e-2, amsgrad: bool = False, *, maximize: bool = False, foreach=None,
+                 capturable: bool = False, differentiable: bool = False, fused=None) -> None:
+        super().__init__(params, lr, betas, eps, weight_decay, amsgrad, foreach=foreach, maximize=maximize,
+                         capturable=capturable, differentiable=differentiable, fused=fused,
                          decoupled_weight_decay=True)

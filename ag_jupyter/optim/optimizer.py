@@ -12,6 +12,8 @@ import itertools
 import warnings
 from collections import defaultdict
 
+import numpy
+
 from ..autograd import versions
 from ..autograd.grad_mode import enable_grad, no_grad
 from ..backend import array_module, move
@@ -167,6 +169,24 @@ def _state_value(key: str, value, param: Tensor, index):
     return _wrap(move(array.astype(target_dtype), param.device), False, None)
 
 
+def implementation_options(optimizer: str, **options) -> dict:
+    """PyTorch's switches between implementations of one update, accepted so that pasted
+    code runs, and kept in the param groups as PyTorch keeps them: ``foreach`` and
+    ``fused`` pick among kernels that compute the same update (here there is one), so
+    they change nothing; ``capturable`` (CUDA graphs) and ``differentiable`` (a step that
+    autograd records) are refused when asked for, never silently ignored."""
+    if options.get("fused") and options.get("differentiable"):
+        raise RuntimeError("`fused` does not support `differentiable`")
+    if options.get("fused") and options.get("foreach"):
+        raise RuntimeError("`fused` and `foreach` cannot be `True` together.")
+    for name, what in (("differentiable", "a step that autograd records, to differentiate through"),
+                       ("capturable", "a step for CUDA graphs")):
+        if options.get(name):
+            raise NotImplementedError(f"ag.optim.{optimizer}({name}=True): {what}, is not supported here; "
+                                      f"leave {name}=False (the update's numbers are the same)")
+    return options
+
+
 def updated(param: Tensor) -> None:
     """Record that an optimizer changed ``param`` in place."""
     versions.bump(param._data)
@@ -176,6 +196,8 @@ def own_array(tensor: Tensor) -> None:
     """Make ``tensor``'s data an ndarray if it is a NumPy scalar (what a whole reduction
     gives: every 0-d gradient is one). A scalar is immutable: ``data *= 0.9`` on it makes a
     new scalar and rebinds the name, so an update written in place would be lost."""
+    if tensor._data.__class__ is numpy.ndarray:  # nearly always: one check on the step's path
+        return
     xp = array_module(tensor._data)
     if not isinstance(tensor._data, xp.ndarray):
         tensor._data = xp.array(tensor._data)

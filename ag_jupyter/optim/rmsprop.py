@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy
 
 from ..backend import array_module
-from .optimizer import Optimizer, filled_state_tensor, lerp_into, new_state_tensor, updated
+from .optimizer import Optimizer, filled_state_tensor, implementation_options, lerp_into, new_state_tensor, updated
 
 
 class RMSprop(Optimizer):
@@ -23,8 +23,8 @@ class RMSprop(Optimizer):
     """
 
     def __init__(self, params, lr: float = 1e-2, alpha: float = 0.99, eps: float = 1e-8,
-                 weight_decay: float = 0, momentum: float = 0, centered: bool = False, *,
-                 maximize: bool = False) -> None:
+                 weight_decay: float = 0, momentum: float = 0, centered: bool = False, capturable: bool = False,
+                 foreach=None, maximize: bool = False, differentiable: bool = False) -> None:
         if not 0.0 <= lr:
             raise ValueError(f"Invalid learning rate: {lr}")
         if not 0.0 <= eps:
@@ -36,7 +36,9 @@ class RMSprop(Optimizer):
         if not 0.0 <= alpha:
             raise ValueError(f"Invalid alpha value: {alpha}")
         super().__init__(params, dict(lr=lr, momentum=momentum, alpha=alpha, eps=eps, centered=centered,
-                                      weight_decay=weight_decay, maximize=maximize))
+                                      weight_decay=weight_decay, maximize=maximize,
+                                      **implementation_options("RMSprop", capturable=capturable, foreach=foreach,
+                                                               differentiable=differentiable)))
 
     def _init_state(self, param, group: dict) -> dict:
         state = {"step": new_state_tensor(numpy.zeros((), numpy.float32)),

@@ -3,8 +3,8 @@ and made into the document's dicts when someone reads them.
 
 A traced op used to build, on the spot, two node records, two create events and its
 edges: a dozen dicts and lists per op that the trace then keeps. Most of the tracer's
-cost on a long chain of small ops was that, not the arithmetic (a copy of ``op_ran``
-that built the same dicts without keeping them ran in half the time). Now ``op_ran``
+cost on a long chain of small ops was that, not the arithmetic (a copy of ``on_op``
+that built the same dicts without keeping them ran in half the time). Now ``on_op``
 appends one tuple to the journal, and every other record (a leaf, an event, an edge)
 follows it there, so the order of ``nodes``, ``events`` and ``edges`` is the order
 things happened. ``drain()`` writes the journal out; whatever reads the records
@@ -46,7 +46,7 @@ class Journal:
         self._journal.append((_EDGE, (src, dst, arg)))
 
     def consumed(self, op_id: str, input_ids: list) -> None:
-        """An op took these inputs (``op_ran`` and ``op_failed`` say so here)."""
+        """An op took these inputs (``on_op`` and ``on_op_error`` say so here)."""
         self.inputs[op_id] = input_ids
         self._new_inputs.append(input_ids)
 
@@ -54,13 +54,13 @@ class Journal:
         self._journal.append((_EVENT, event))
 
     def journal_op(self, op_id, out_id, describe, saved, line, scope, consts, input_ids, data, device, value):
-        """``op_ran``'s entry: what the op node and its output tensor node will hold."""
+        """``on_op``'s entry: what the op node and its output tensor node will hold."""
         self._journal.append((_OP, op_id, out_id, describe, saved, line, scope, consts, input_ids,
                               data.shape, data.dtype, device, value))
         self._waiting += 2
 
     def journal_step(self, op_id, grad_output, grads) -> None:
-        """``backward_stepped``'s entry; ``grads`` holds ``(arg, node, grad, local, total)``
+        """``on_backward_step``'s entry; ``grads`` holds ``(arg, node, grad, local, total)``
         per input (``local`` and ``total`` None where the document has none)."""
         self._journal.append((_STEP, op_id, grad_output, grads))
 

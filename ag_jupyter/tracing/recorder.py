@@ -117,7 +117,7 @@ class Recorder(Journal, Records, Listener):
         self.by_id[tensor_id]["requires_grad"] = True
 
     # ----- forward ----------------------------------------------------------------
-    def leaf_made(self, t) -> None:
+    def on_leaf(self, t) -> None:
         if t.grad_fn is not None:
             return  # requires_grad_() on a computed tensor changes nothing
         entry = self.leaves.get(id(t))
@@ -127,9 +127,9 @@ class Recorder(Journal, Records, Listener):
             return
         self._new_leaf(t, "leaf", user_line(1))
 
-    def op_ran(self, node, inputs, output) -> None:
+    def on_op(self, node, inputs, output) -> None:
         # The hot path of a traced forward: ids, a line and a copy now, the records later (journal.py).
-        line = user_line(3)  # past op_ran, on_op and the engine's call of on_op, all ours
+        line = user_line(3)  # past this handler, the Listener around it and function.record, all ours
         data = output._data
         input_ids = []  # a tensor's id, or None (a number: consts says which)
         consts = None
@@ -194,7 +194,7 @@ class Recorder(Journal, Records, Listener):
             saved.append(_OUTPUT)
         return tuple(saved)
 
-    def op_failed(self, op_name: str, inputs, error) -> None:
+    def on_op_error(self, op_name: str, inputs, error) -> None:
         line = user_line(1)
         described, input_ids = [], []
         for arg, x in enumerate(inputs):
@@ -224,7 +224,7 @@ class Recorder(Journal, Records, Listener):
         self.add_event({"type": "error", "error_type": type(error).__name__,
                         "message": str(error), "line": line})
 
-    def module_entered(self, path: str, module) -> None:
+    def on_module_enter(self, path: str, module) -> None:
         if not self._scope:  # the outermost module names every parameter, used or not
             named = getattr(module, "named_parameters", None)
             for name, p in (named() if callable(named) else ()):
@@ -235,7 +235,7 @@ class Recorder(Journal, Records, Listener):
             self.root_calls.append([path, _ref(module), self.node_count(), None])
         self._scope.append(path or None)
 
-    def module_exited(self, path: str, module) -> None:
+    def on_module_exit(self, path: str, module) -> None:
         scope = self._scope
         if scope and scope[-1] == (path or None):
             scope.pop()
@@ -244,8 +244,27 @@ class Recorder(Journal, Records, Listener):
         if not scope and self.root_calls and self.root_calls[-1][3] is None:
             self.root_calls[-1][3] = self.node_count()
 
+    def root_modules(self) -> list:
+        """The modules called outermost during the trace (still alive), once each, in order."""
+        found = []
+        for _, module_ref, _, _ in self.root_calls:
+            module = module_ref()
+            if module is not None and all(module is not m for m in found):
+                found.append(module)
+        return found
+
+    def name_module(self, module, name: str) -> list:
+        """Give every outermost call of ``module`` the scope ``name`` (``model.fc_1`` for
+        ``TwoLayer.fc_1``) in the nodes it made; return the scope paths renamed."""
+        renamed = []
+        for path, module_ref, first, stop in self.root_calls:
+            if path and module_ref() is module:
+                self.rename_scope(path, name, first, stop)
+                renamed.append(path)
+        return renamed
+
     # ----- backward ---------------------------------------------------------------
-    def backward_began(self, roots) -> None:
+    def on_backward_begin(self, roots) -> None:
         self._cache.clear()
         adopt(self, roots)
         self.add_event({"type": "backward_begin", "roots": [self.tensor_id(r) for r in roots]})
@@ -262,7 +281,7 @@ class Recorder(Journal, Records, Listener):
                 priors[tensor_id] = t.grad._data
         self._totals.begin(uses, priors)
 
-    def backward_stepped(self, step) -> None:
+    def on_backward_step(self, step) -> None:
         node = step.node
         entry = self.ops.get(node._seq)
         if entry is None or entry[0] is None:
@@ -309,7 +328,7 @@ class Recorder(Journal, Records, Listener):
                     self.add_event({"type": "accumulate", "node": out_id, "grad": summary,
                                     "retained": True})
 
-    def grad_accumulated(self, t, grad) -> None:
+    def on_accumulate(self, t, grad) -> None:
         tensor_id = self.tensor_id(t)
         summary = self._cache.get(_array(grad))
         self.by_id[tensor_id]["grad"] = summary
@@ -321,7 +340,7 @@ class Recorder(Journal, Records, Listener):
                 self.add_event(event)
             self._pending.clear()
 
-    def backward_ended(self, completed: bool) -> None:
+    def on_backward_end(self, completed: bool) -> None:
         self._flush()
         grad_none = []
         for tensor_id, ref in self.params.items():

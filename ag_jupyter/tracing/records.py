@@ -54,6 +54,31 @@ class Records:
     def settle(self) -> None:
         """Finish what waited for the document (the engine's recorder defers some marks)."""
 
+    def drain(self) -> None:
+        """Write out what waits to be recorded (the engine's recorder keeps a journal)."""
+
+    # ----- names from outside the engine (the user's variables), given before the document is built
+    def name_node(self, node_id: str, label: str) -> None:
+        """Name a node: its ``label`` in every document built from now on."""
+        self.drain()
+        self.by_id[node_id]["label"] = str(label)
+
+    def label_of(self, node_id: str) -> str | None:
+        self.drain()
+        return self.by_id[node_id].get("label")
+
+    def rename_scope(self, old: str, new: str, first: int = 0, stop: int | None = None) -> int:
+        """Replace the leading scope segment ``old`` by ``new`` for the nodes recorded in
+        ``[first, stop)``; return how many nodes changed."""
+        self.drain()
+        changed = 0
+        for record in self.nodes[first:stop]:
+            scope = record.get("scope")
+            if scope is not None and (scope == old or scope.startswith(old + ".")):
+                record["scope"] = new + scope[len(old):]
+                changed += 1
+        return changed
+
     def edge(self, src: str, dst: str, arg: int) -> None:
         self.edges.append((src, dst, arg))
 

@@ -17,6 +17,7 @@ import os
 import sys
 import weakref
 
+from .torch_graph import is_accumulator
 from .torch_trace import trace_torch
 
 _PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
@@ -35,7 +36,7 @@ class TorchCellTrace(trace_torch):
         self._running: list = []  # (root index, scope) of each module call under way
         self._paths: dict = {}  # id(module) -> scope path, under the outermost module running
         self._roots: list = []  # (weak reference to an outermost module called, its scope path)
-        self._scoped: list = []  # (node id, root index) of each node given a scope
+        self._scoped: dict = {}  # node id -> root index, for each node given a scope
         self._hooks: list = []
 
     def __enter__(self) -> "TorchCellTrace":
@@ -121,14 +122,21 @@ class TorchCellTrace(trace_torch):
                 new_ops -= 1
                 added.append((fn, op_id, out_id))
         new = {id(fn): (op_id, out_id) for fn, op_id, out_id in added}
+        new_leaves = {n["id"] for n in self.records.nodes[start:] if n["kind"] == "tensor" and n["is_leaf"]}
         for fn, _, _ in added:  # consumers first: the graph adds inputs before their users
             made = self._made.get(id(fn))
             if made is None or made[0] is not fn:
                 continue
+            leaves = []
             for follow, _ in fn.next_functions:
                 if follow is not None and id(follow) in new and id(follow) not in self._made:
                     self._made[id(follow)] = (follow,) + made[1:]
+                elif is_accumulator(follow) and self.graph.leaves[id(follow.variable)][1] in new_leaves:
+                    leaves.append(self.graph.leaves[id(follow.variable)][1])
             self._write_note(new[id(fn)], made)
+            # a parameter sits in the module that first used it, as the engine draws it (so it
+            # does not cut the module's run of nodes in two); the last write is the first user
+            self._write_note(leaves, (None, None) + made[2:])
 
     def _write_note(self, node_ids, made) -> None:
         _, line, index, scope = made
@@ -138,7 +146,7 @@ class TorchCellTrace(trace_torch):
                 record["line"] = line
             if scope is not None:
                 record["scope"] = scope
-                self._scoped.append((node_id, index))
+                self._scoped[node_id] = index
 
     # ----- naming -------------------------------------------------------------------
     def node_id(self, tensor) -> str | None:
@@ -157,7 +165,7 @@ class TorchCellTrace(trace_torch):
     def rename_root(self, index: int, name: str) -> None:
         """Give the scopes under outermost call ``index`` the name ``name`` (``Net.fc1`` -> ``model.fc1``)."""
         old = self._roots[index][1]
-        for node_id, root in self._scoped:
+        for node_id, root in self._scoped.items():
             record = self.records.by_id[node_id]
             if root == index and record["scope"].split(".", 1)[0] == old:
                 record["scope"] = name + record["scope"][len(old):]

@@ -42,6 +42,8 @@ class trace_torch:  # noqa: N801 - a context manager named like the function use
         self.graph = TorchGraph(self.records, self.params)
         self._mode = None
         self._totals = RunningTotals()
+        self._uses: dict = {}  # tensor id -> how many op nodes take it
+        self._edges_counted = 0
         # id(tensor) -> (weak reference, tensor id) for leaves and backward roots, so
         # ``ag.show(tr, names=...)`` can name them after the block (PyTorch's graph
         # nodes cannot be referenced weakly, so intermediate tensors cannot be named)
@@ -82,7 +84,7 @@ class trace_torch:  # noqa: N801 - a context manager named like the function use
         return entry[1] if held is tensor else None
 
     def set_label(self, node_id: str, label: str) -> None:
-        self.records.by_id[node_id]["label"] = str(label)
+        self.records.name_node(node_id, label)
 
     def _remember(self, tensor, tensor_id: str) -> None:
         try:
@@ -98,10 +100,11 @@ class trace_torch:  # noqa: N801 - a context manager named like the function use
             if isinstance(root, self.torch.Tensor) and root.grad_fn is not None:
                 self._remember(root, graph.ops[id(root.grad_fn)][2])
         events.append({"type": "backward_begin", "roots": root_ids})
-        uses: dict = {}
-        for src, dst, _ in self.records.edges:
+        uses = self._uses  # counted from the edges added since the last backward only: a loop stays linear
+        for src, dst, _ in self.records.edges[self._edges_counted:]:
             if dst[0] == "o":
                 uses[src] = uses.get(src, 0) + 1
+        self._edges_counted = len(self.records.edges)
         # PyTorch accumulates .grad in place: the values from before must be copied
         priors = {tensor_id: to_numpy(t.grad).copy() for t, tensor_id in graph.leaves.values()
                   if t.requires_grad and t.grad is not None}

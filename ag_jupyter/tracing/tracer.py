@@ -91,12 +91,10 @@ class trace:  # noqa: N801 - a context manager named like the function users cal
 
     def set_label(self, node_id: str, label: str) -> None:
         """Name a node (its ``label`` in this and every later ``to_dict()``)."""
-        self.recorder.drain()
-        self.recorder.by_id[node_id]["label"] = str(label)
+        self.recorder.name_node(node_id, label)
 
     def label_of(self, node_id: str) -> str | None:
-        self.recorder.drain()
-        return self.recorder.by_id[node_id].get("label")
+        return self.recorder.label_of(node_id)
 
     @property
     def node_count(self) -> int:
@@ -107,14 +105,16 @@ class trace:  # noqa: N801 - a context manager named like the function users cal
         """Replace the leading scope segment ``old`` by ``new`` for the nodes recorded
         in ``[first, stop)`` (``model`` for ``TwoLayer`` in ``TwoLayer.fc_1``).
         Returns how many nodes changed."""
-        changed = 0
-        self.recorder.drain()
-        for record in self.recorder.nodes[first:stop]:
-            scope = record.get("scope")
-            if scope is not None and (scope == old or scope.startswith(old + ".")):
-                record["scope"] = new + scope[len(old):]
-                changed += 1
-        return changed
+        return self.recorder.rename_scope(old, new, first, stop)
+
+    def root_modules(self) -> list:
+        """The ``nn.Module``\\s called outermost in the block (alive still), in call order."""
+        return self.recorder.root_modules()
+
+    def name_module(self, module, name: str) -> list:
+        """Name the scope of each outermost call of ``module`` after the user's variable
+        (``model.fc_1`` for ``TwoLayer.fc_1``); return the scope paths renamed."""
+        return self.recorder.name_module(module, name)
 
     def __repr__(self) -> str:
         rec = self.recorder

@@ -37,7 +37,7 @@ from IPython.core.error import UsageError
 from IPython.display import display
 
 from ..tensor import TENSOR_TYPES
-from ..torch_switch import cell_on_engine, check_source
+from ..torch_switch import cell_on_engine, check_source, switch_is_on
 from ..tracing import trace
 from ..tracing.torch_cell import TorchCellTrace
 from .cell_contents import NoGraph, imports_torch, is_torch_tensor, made_by_cell, no_graph, snapshot
@@ -77,6 +77,8 @@ class AutogradCell:
         self._quiet = False
 
     def __enter__(self) -> "AutogradCell":
+        if switch_is_on():  # %autograd_engine is on, or the magic runs inside ag.as_torch()
+            self.options.engine = True
         tree = self._compile()  # before tracing: a SyntaxError is IPython's usual message, with no graph
         self._before = snapshot(self.shell.user_ns)
         if not self.options.engine and ("torch" in sys.modules or imports_torch(tree)):  # PyTorch's graph?
@@ -234,7 +236,8 @@ class AutogradCell:
 
 
 _TORCH_LIVE = (": the cell's graph is PyTorch's, whose backward cannot pause between nodes. Drop --live "
-               "(the widget replays the order PyTorch ran), or run the cell on the engine")
+               "(the widget replays the order PyTorch ran), or add --engine to run the cell on "
+               "ag_jupyter's engine, which steps live")
 
 
 def _name_of(value, names: dict) -> str:

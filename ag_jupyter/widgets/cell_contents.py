@@ -16,6 +16,7 @@ import sys
 import numpy
 
 from ..tensor import TENSOR_TYPES
+from ..torch_switch import EngineModule
 from .labels import public_names
 
 
@@ -33,8 +34,9 @@ _UNBOUND = object()  # a variable the cell created
 
 
 def is_torch_tensor(value) -> bool:
+    """Whether ``value`` is PyTorch's own tensor (under the switch, ``torch`` is the engine)."""
     torch = sys.modules.get("torch")  # never import torch just to ask
-    return torch is not None and isinstance(value, getattr(torch, "Tensor", ()))
+    return torch is not None and not isinstance(torch, EngineModule) and isinstance(value, torch.Tensor)
 
 
 def imports_torch(tree: ast.Module) -> bool:
@@ -75,5 +77,5 @@ def no_graph(made: list) -> NoGraph:
         return NoGraph(start + f"The cell made only plain numbers ({', '.join(plain)}), no tensor: autograd "
                        "records operations on tensors that require grad. Start from one, e.g. "
                        "`a = torch.tensor(2.0, requires_grad=True)` (or ag.tensor).")
-    return NoGraph(start + "The cell made no tensor and no number: create a tensor with "
-                   "requires_grad=True and compute with it.")
+    return NoGraph(start + "The cell left no tensor and no number in its variables: create a tensor "
+                   "with requires_grad=True and compute with it.")

@@ -8,8 +8,9 @@ Live mode (``ag.show(loss, live=True)``, ``%%autograd --live``): the document
 holds the forward pass, and the backward pass is run for real one graph node at
 a time when the learner steps past the last recorded event. The view sends
 ``{"type": "advance"}`` (``"all": true`` for ``▶|``); ``advance()`` runs one node of the real backward
-(``ag.autograd.backward_stepper``), replaces ``trace`` with the grown document and
-moves ``step`` to its end, so ``x.grad`` in the kernel is what the screen shows.
+(``ag.autograd.backward_stepper``), replaces ``trace`` with the grown document (sending the
+front end only its change) and moves ``step`` to its end, so ``x.grad`` in the kernel is
+what the screen shows.
 
 >>> w = GraphWidget(trace={"title": "empty", "nodes": [], "edges": [], "events": []})
 >>> w.goto(3).step   # clamped to the number of events
@@ -25,6 +26,7 @@ import anywidget
 import traitlets
 
 from .contract import check_document_version, check_option, synced_traits
+from .live import document_change
 from .page import write_html
 from .static_svg import static_svg
 
@@ -133,7 +135,8 @@ class GraphWidget(_ContractTraits):
         return self
 
     def play(self) -> GraphWidget:
-        """Start playing (the view advances ``step`` at ``speed``); from the end, start over."""
+        """Start playing (the view advances ``step`` at ``speed`` and pauses where a backward
+        pass begins, so the backward waits for the learner); from the end, start over."""
         if self.step >= self.total and not self.live:
             self.step = 0
         self.playing = True
@@ -170,9 +173,7 @@ class GraphWidget(_ContractTraits):
         try:
             self._live.advance()
         finally:  # also when the backward raised: show what it recorded (backward_end completed=false)
-            with self.hold_sync():
-                self.trace = self._live.document()
-                self.step = self.total
+            self._show_grown_document()
         return True
 
     def advance_all(self) -> GraphWidget:
@@ -183,10 +184,23 @@ class GraphWidget(_ContractTraits):
             while not self._live.done:
                 self._live.advance()
         finally:
-            with self.hold_sync():
-                self.trace = self._live.document()
-                self.step = self.total
+            self._show_grown_document()
         return self
+
+    def _show_grown_document(self) -> None:
+        """Live mode: show the document the real backward has grown, at its end. ``trace``
+        takes the whole document in Python (validators and observers run; a view opened
+        later, or a page reloaded, reads it), and the front end is sent only the change
+        (``{"type": "trace_change", ...}``, see ``live.document_change``): O(change) bytes
+        a step, where syncing ``trace`` sent every node's summary again."""
+        grown = self._live.document()
+        change = document_change(self.trace, grown)
+        with self.hold_sync():
+            self.trace = grown
+            self._states_to_send.discard("trace")  # ipywidgets' held sync: the change goes instead
+            if change:
+                self.send({"type": "trace_change", **change})  # now, so it arrives before the step
+            self.step = self.total
 
     def _on_message(self, widget, content, buffers) -> None:
         if isinstance(content, dict) and content.get("type") == "advance":

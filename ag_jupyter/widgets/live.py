@@ -6,6 +6,10 @@ the trace ``tr`` (the stepper keeps the listener it was made under, even after
 backward, so the trace document grows by that node's events (``backward_begin``
 before the first, its ``backward_step``, the ``accumulate`` events it completed,
 ``backward_end`` after the last) and every leaf's ``.grad`` is the truth so far.
+
+The widget sends the front end each step's change to the document
+(``document_change``), not the whole document again: a step adds a few events to a
+document of every node's summary, so re-sending it all made a pass O(N²) bytes.
 """
 from __future__ import annotations
 
@@ -38,3 +42,28 @@ class LiveBackward:
     def close(self) -> None:
         """Abandon the rest of the pass (the trace gets ``backward_end`` completed=false)."""
         self.stepper.close()
+
+
+def document_change(old: dict, new: dict) -> dict:
+    """What turns the document ``old`` into ``new``, as the front end applies it
+    (``js/src/model/trace-change.js``): for each list (``nodes``, ``edges``, ``events``...)
+    the entries that changed, by index, and those appended, with the length it had; any
+    other key whole where it changed. Empty where nothing changed."""
+    lists, values = {}, {}
+    for key, value in new.items():
+        before = old.get(key)
+        if isinstance(value, list) and isinstance(before, list) and len(value) >= len(before):
+            changed = {str(i): item for i, (item, was) in enumerate(zip(value, before)) if item != was}
+            if changed or len(value) > len(before):
+                lists[key] = {"length": len(before), "set": changed, "append": value[len(before):]}
+        elif before != value or key not in old:
+            values[key] = value
+    change = {}
+    if lists:
+        change["lists"] = lists
+    if values:
+        change["values"] = values
+    removed = [key for key in old if key not in new]
+    if removed:
+        change["removed"] = removed
+    return change

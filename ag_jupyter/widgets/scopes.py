@@ -2,11 +2,11 @@
 
 The engine names the outermost module running by its class (``nn/hooks.py``);
 only the cell's namespace knows that the user calls it ``model``. The trace notes
-each call of an outermost module (``Recorder.root_calls``: its scope path, the
-module, the nodes recorded during the call), so afterwards the first scope segment
-of exactly those nodes can take the variable's name: two models of one class in
-one cell get their own names. ``%%autograd`` and ``ag.show(tr, names=...)`` both
-do it here.
+each call of an outermost module (its scope path, the module, the nodes recorded
+during the call), so afterwards the first scope segment of exactly those nodes can
+take the variable's name, given through the trace's own interface (``root_modules``,
+``name_module``): two models of one class in one cell get their own names.
+``%%autograd`` and ``ag.show(tr, names=...)`` both do it here.
 """
 from __future__ import annotations
 
@@ -17,13 +17,11 @@ def rename_root_scopes(tr, names: Mapping) -> dict:
     """Give each outermost module call's scope the name of the variable holding its
     module; return ``{old path: new name}`` for those renamed."""
     renamed = {}
-    for path, module_ref, first, stop in tr.recorder.root_calls:
-        module = module_ref()
+    for module in tr.root_modules():
         holders = [name for name, value in list(names.items())
                    if value is module and isinstance(name, str) and not name.startswith("_")]
-        if module is not None and holders and path:
-            tr.rename_scope(path, holders[0], first, stop)
-            renamed[path] = holders[0]
+        if holders:
+            renamed.update((path, holders[0]) for path in tr.name_module(module, holders[0]))
     return renamed
 
 

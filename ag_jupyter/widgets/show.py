@@ -27,8 +27,9 @@ def _is_torch_tensor(obj) -> bool:
 
 
 def build_widget(document: dict, live: LiveBackward | None = None, **view_options) -> GraphWidget:
-    """A widget on ``document``: animated from the start (``animate=True``, the default),
-    at the final state (``animate=False``), or live from the end of the forward pass."""
+    """A widget on ``document``: animated from the start (``animate=True``, the default:
+    the view plays the forward and pauses where the backward begins, for the learner to
+    step), at the final state (``animate=False``), or live from the end of the forward pass."""
     unknown = sorted(set(view_options) - set(VIEW_OPTIONS))
     if unknown:
         raise TypeError(f"unknown view option(s) {', '.join(map(repr, unknown))}; "
@@ -40,7 +41,7 @@ def build_widget(document: dict, live: LiveBackward | None = None, **view_option
     if live is not None:
         widget.connect_live(live)
     elif widget.animate:
-        widget.step, widget.playing = 0, True  # the graph builds itself in creation order
+        widget.step, widget.playing = 0, True  # the graph builds itself; the backward waits
     else:
         widget.step = widget.total
     return widget

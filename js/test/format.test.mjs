@@ -116,15 +116,28 @@ test("LaTeX: names are escaped, small tensors become matrices, large ones their 
 
 test("captions say what the current event is", () => {
   const idx = indexTrace(fixture("e_labelled"));
-  assert.equal(caption(idx, stateAt(idx, 0)), "press ▶ or → to build the graph; click a node to inspect it");
+  assert.equal(caption(idx, stateAt(idx, 0)),
+    "press ▶ to build the graph (→ adds one node at a time); click a node to inspect it");
+  // while it plays it says what is happening, never "press ▶"
+  assert.equal(caption(idx, stateAt(idx, 0), { playing: true }), "building the graph: it pauses where the backward pass begins");
+  const built = idx.events.findIndex((e) => e.type === "backward_begin");
+  assert.equal(caption(idx, stateAt(idx, built)),
+    "the graph is built: press → to step the backward pass one node at a time, or ▶ to play it");
+  assert.match(caption(idx, stateAt(idx, built), { playing: true }), /^forward: /);
+  // live: the kernel has not run the backward yet, so the document ends with the forward
+  const forwardOnly = indexTrace({ ...fixture("e_labelled"), events: fixture("e_labelled").events.slice(0, built) });
+  assert.match(caption(forwardOnly, stateAt(forwardOnly, built), { live: true }), /^the graph is built: press →/);
+  assert.equal(caption(forwardOnly, stateAt(forwardOnly, built)),
+    "the graph is built; no backward pass was recorded (← steps back through the forward)", "not live: nothing follows");
+  assert.match(caption(forwardOnly, stateAt(forwardOnly, built), { playing: true }), /^forward: /);
   assert.equal(caption(idx, stateAt(idx, 1)), "forward: a = 2");
   // the end names every leaf's .grad, as the accumulate events (the engine's numbers) left it
   assert.equal(caption(idx, stateAt(idx, idx.events.length)),
     "backward done: a.grad = -3, b.grad = 2, c.grad = 1.386, d.grad = 2.5");
   const nn = indexTrace(fixture("dynamic_passes"));
   const end = caption(nn, stateAt(nn, nn.events.length));
-  // each as its node's badge shows it
-  assert.match(end, /^backward done: inp\.weight\.grad = \[0, 0, 0, 0\], inp\.bias\.grad = \[0, 0\], /);
+  // each as its node's badge shows it, a small matrix with its rows
+  assert.match(end, /^backward done: inp\.weight\.grad = \[\[0, 0\], \[0, 0\]\], inp\.bias\.grad = \[0, 0\], /);
   assert.match(end, /, out\.bias\.grad = 3$/);
   const err = indexTrace(fixture("error_matmul"));
   assert.match(caption(err, stateAt(err, err.events.length)), /^RuntimeError: mat1 and mat2/);

@@ -52,7 +52,12 @@ test("the host steps and plays on the page model as on anywidget's", async () =>
   assert.equal(model.get("step"), 1);
   host.dispatch({ type: "toggle" });
   await new Promise((r) => setTimeout(r, 700));
-  assert.equal(model.get("step"), trace.events.length);
+  const built = trace.events.findIndex((e) => e.type === "backward_begin");
+  assert.equal(model.get("step"), built, "playing pauses where the backward begins");
+  assert.equal(model.get("playing"), false);
+  host.dispatch({ type: "toggle" });
+  await new Promise((r) => setTimeout(r, 700));
+  assert.equal(model.get("step"), trace.events.length, "▶ again plays the backward to the end");
   assert.equal(model.get("playing"), false);
   host.destroy();
 });

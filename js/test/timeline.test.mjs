@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { indexTrace, stateAt, player, tickDelay, phaseSegments, passRange, canAdvance, tensorRole, eventNode } from "../src/model/timeline.js";
+import { indexTrace, stateAt, player, tickDelay, phaseSegments, passRange, canAdvance, tensorRole, eventNode, forwardEnds } from "../src/model/timeline.js";
 import { fixture, allFixtures } from "./helpers/fixtures.mjs";
 
 const simple = indexTrace(fixture("e_labelled"));
@@ -87,6 +87,21 @@ test("player reducer: first, back, step, last, play to the end, bounds", () => {
   s = player(s, { type: "first" }); assert.equal(s.step, 1);
   s = player(s, { type: "toggle" }); assert.ok(s.playing);
   s = player(s, { type: "toggle" }); assert.equal(s.playing, false);
+});
+
+test("playing pauses where a backward pass begins, and ▶ there plays the backward", () => {
+  const idx = indexTrace(fixture("dynamic_passes"));
+  const pauses = forwardEnds(idx);
+  assert.deepEqual(pauses, idx.events.flatMap((e, i) => (e.type === "backward_begin" ? [i] : [])));
+  assert.ok(pauses.length > 1, "one pause per pass");
+  let s = { step: 0, min: 0, max: idx.events.length, playing: true, live: false, canAdvance: false, pauses };
+  while (s.playing) s = player(s, { type: "tick" });
+  assert.equal(s.step, pauses[0], "the first forward is built and the backward waits");
+  s = player(s, { type: "play" });
+  while (s.playing) s = player(s, { type: "tick" });
+  assert.equal(s.step, pauses[1], "the next pass's forward, then it waits again");
+  s = player(s, { type: "step" });
+  assert.equal(s.step, pauses[1] + 1, "→ steps into the backward");
 });
 
 test("live mode: stepping past the last event asks for more", () => {

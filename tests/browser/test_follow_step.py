@@ -1,17 +1,16 @@
 """Follow the step: after every step a person takes (the arrow keys, the step buttons, the
 scrubber) and every step set from outside (as Python sets `step`), the current node's box
 lies inside the canvas, clear of the overview, with its text at least 11 px on screen.
-Measured from bounding boxes on a 200-node graph and on tutorial 4's model."""
+Measured from bounding boxes on a 200-node graph and on a three-pass DynamicNet."""
 from pathlib import Path
 
 import pytest
 from conftest import ARTIFACTS
-from example_graphs import tutorial_widget
+from example_graphs import THREE_PASSES_CELL, THREE_PASSES_SETUP, three_passes_widget
 from geometry import current_in_view
 from view_page import counter, ignore_favicon, open_document
 
 pytestmark = pytest.mark.browser
-NOTEBOOKS = Path(__file__).resolve().parents[2] / "notebooks"
 
 
 def step_count(page):
@@ -70,21 +69,18 @@ def test_stepping_a_200_node_graph_keeps_the_current_node_in_view_and_readable(p
 
 @pytest.mark.parametrize("direction", ["LR", "TB"])
 def test_stepping_tutorial_4s_model_keeps_the_current_node_in_view(page, site, ip, direction):
-    widget = tutorial_widget(ip, NOTEBOOKS / "04_dynamic_networks.ipynb", 3)
+    widget = three_passes_widget(ip)
     open_document(page, site, widget.trace, f"tutorial4_{direction}", step=0, direction=direction)
     assert drive(page, step_count(page)) == []
     assert ignore_favicon(page.console_errors) == []
 
 
 def test_a_step_set_from_python_in_jupyterlab_brings_the_node_into_view(lab, page):
-    """The real thing: tutorial 4's cell in JupyterLab, then `w.step = n` in the kernel."""
-    import json
-
+    """The real thing: the three-pass DynamicNet cell in JupyterLab, then `w.step = n` in the kernel."""
     from lab_harness import open_notebook, run_all_cells, write_notebook
 
     root, base, token = lab
-    cells = json.loads((NOTEBOOKS / "04_dynamic_networks.ipynb").read_text())["cells"]
-    source = ["".join(cells[i]["source"]) for i in (1, 3)]
+    source = [THREE_PASSES_SETUP, THREE_PASSES_CELL]
     steps = (40, 75, 100)
     write_notebook(root / "follow_python.ipynb", [*source, "w = _\nprint('from', ag.__file__)"])
     open_notebook(page, base, token, "follow_python.ipynb")

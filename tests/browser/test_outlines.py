@@ -1,15 +1,13 @@
-"""Large graphs keep their structure: tutorial 4's DynamicNet drawn with an outline per
+"""Large graphs keep their structure: the three-pass DynamicNet (example_graphs) drawn with an outline per
 module call, named, the loop's consecutive calls of middle_linear outlined together as
 "middle_linear ×2"; a click on a name collapses that module into one box and a double
 click on the box opens it again. Measured from the rendered DOM."""
-from pathlib import Path
 
 import pytest
-from example_graphs import tutorial_widget
+from example_graphs import three_passes_widget
 from view_page import ignore_favicon, open_document
 
 pytestmark = pytest.mark.browser
-NOTEBOOKS = Path(__file__).resolve().parents[2] / "notebooks"
 
 def pan_to(page, selector):
     """Drag the canvas, as a person pans, until ``selector`` is at the canvas's centre."""
@@ -31,7 +29,7 @@ def outline_labels(page):
 
 
 def test_module_calls_and_the_loops_repeats_are_outlined_named_and_collapse(page, site, ip):
-    widget = tutorial_widget(ip, NOTEBOOKS / "04_dynamic_networks.ipynb", 3)
+    widget = three_passes_widget(ip)
     doc = widget.trace
     open_document(page, site, doc, "tutorial4_outlines", step=len(doc["events"]))
     labels = outline_labels(page)

@@ -98,9 +98,14 @@ def clip_grad_value_(parameters, clip_value: float, foreach=None) -> None:
 
 
 def _vector_norm(array, norm_type: float):
-    """``linalg.vector_norm(array, norm_type)`` of an array, in its own float dtype."""
+    """``linalg.vector_norm(array, norm_type)`` of an array, in its own float dtype;
+    float16 is summed in float32, as PyTorch does (300 in four entries squared is past
+    float16's range, and the norm, 600, is not)."""
     xp = array_module(array)
-    magnitudes = xp.abs(xp.asarray(array).reshape(-1))
+    array = xp.asarray(array)
+    if array.dtype == numpy.float16:
+        return _vector_norm(array.astype(numpy.float32), norm_type).astype(numpy.float16)
+    magnitudes = xp.abs(array.reshape(-1))
     if norm_type in (math.inf, -math.inf):
         if magnitudes.size == 0:
             raise RuntimeError(f"linalg.vector_norm cannot compute the {norm_type} norm on an empty tensor "

@@ -10,7 +10,8 @@ for ``OneCycleLR``); ``ReduceLROnPlateau.step(metric)`` takes the number it watc
 >>> schedule.get_last_lr(), schedule.last_epoch
 ([0.05], 1)
 """
-from .base import LRScheduler
+from .base import LRScheduler, _LRScheduler  # noqa: F401 - PyTorch keeps the old name importable
+from .cycles import CosineAnnealingWarmRestarts, CyclicLR
 from .decays import (
     ConstantLR,
     CosineAnnealingLR,
@@ -29,5 +30,5 @@ from .sequence import ChainedScheduler, SequentialLR
 __all__ = [
     "LRScheduler", "LambdaLR", "MultiplicativeLR", "StepLR", "MultiStepLR", "ConstantLR", "LinearLR",
     "ExponentialLR", "PolynomialLR", "CosineAnnealingLR", "SequentialLR", "ChainedScheduler",
-    "OneCycleLR", "ReduceLROnPlateau",
+    "OneCycleLR", "ReduceLROnPlateau", "CyclicLR", "CosineAnnealingWarmRestarts",
 ]

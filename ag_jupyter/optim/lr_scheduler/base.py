@@ -144,6 +144,10 @@ class LRScheduler:
                           UserWarning, stacklevel=3)
 
 
+class _LRScheduler(LRScheduler):
+    """PyTorch's old name for the base class, which older code still subclasses."""
+
+
 def _note_optimizer_steps(optimizer: Optimizer) -> None:
     """Wrap this optimizer's ``step`` (once) so that it records having run: the scheduler's
     first ``step()`` warns, as PyTorch's, when it comes before the optimizer's. The wrapper

@@ -105,7 +105,7 @@ class MultiStepLR(LRScheduler):
         return [group["lr"] * self.gamma ** self.milestones[self.last_epoch] for group in self.optimizer.param_groups]
 
     def _get_closed_form_lr(self) -> list:
-        milestones = sorted(self.milestones.elements())
+        milestones = sorted(Counter(self.milestones).elements())  # a dict once through ag.save/ag.load
         return [base_lr * self.gamma ** bisect_right(milestones, self.last_epoch) for base_lr in self.base_lrs]
 
 

@@ -17,6 +17,11 @@ from .dataset import IterableDataset, Subset, TensorDataset
 from .sampler import BatchSampler, RandomSampler, SequentialSampler
 
 
+def get_worker_info():
+    """None: data loads in the main process (``num_workers=0``), as PyTorch answers there."""
+    return None
+
+
 class DataLoader:
     """Iterate over ``dataset`` in batches of ``batch_size`` samples, collated by ``collate_fn``
     (``default_collate``: stacked tensors). ``shuffle=True`` visits every index once per epoch

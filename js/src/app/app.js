@@ -101,7 +101,7 @@ export function mountWidget(model, el, host) {
       segments, passOptions: passes, passIndex: get("pass_index"),
       collapseText: sel && sel.open ? "expand" : "collapse", canCollapse: !!sel });
     strip.show(stripLine(index, state), get("source"));
-    panel.show(index, state, { defer: !!get("playing") });
+    panel.show(index, state, { defer: !!get("playing"), live: !!get("live") });
     camera.aroundInspector(selected, ds.current, () => inspector.show(selected, index, state, display));
     root.title = passMarks ? passMarks.text : "";
   }
@@ -151,11 +151,13 @@ export function mountWidget(model, el, host) {
   for (const name of LAYOUT_TRAITS) handlers.push([`change:${name}`, relayout]);
   for (const name of VIEW_TRAITS) handlers.push([`change:${name}`, refresh]);
   for (const [name, fn] of handlers) model.on(name, fn);
+  const stopListening = host.onDocumentChange(relayout);
   relayout();
 
   return () => {
     camera.destroy();
     for (const [name, fn] of handlers) model.off(name, fn);
+    stopListening();
     root.removeEventListener("keydown", onKey);
     graph.destroy();
     panel.destroy();

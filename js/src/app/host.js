@@ -2,9 +2,10 @@
 // Created in anywidget's initialize(), so a widget shown twice ticks once, not
 // twice. Views send player actions here; the timeline.js reducer decides, the host
 // writes `step` / `playing` back to the model (and so to Python).
-import { indexTrace, passRange, player, tickDelay, canAdvance } from "../model/timeline.js";
+import { indexTrace, passRange, player, tickDelay, canAdvance, forwardEnds } from "../model/timeline.js";
 import { nextQuestion } from "../model/predict.js";
 import { TRAIT_DEFAULTS } from "../model/contract.js";
+import { applyChange } from "../model/trace-change.js";
 
 /** Read a trait, with the contract's default where the model lacks it (an older
  * Python side, a page written before the trait existed). */
@@ -19,21 +20,33 @@ export function trait(model, name) {
 
 /** @param {import("../model/document.js").WidgetModel} model */
 export function createHost(model) {
-  let traceRef, index = indexTrace(null), timer = null, pending = false;
-  const handlers = [];
+  // `shown` is the trace trait with live mode's changes applied since it last changed
+  let traceRef, shown = null, index = indexTrace(null), timer = null, pending = false;
+  const handlers = [], listeners = new Set();
   const on = (name, fn) => { model.on(name, fn); handlers.push([name, fn]); };
 
   function getIndex() {
     const t = model.get("trace");
-    if (t !== traceRef) { traceRef = t; index = indexTrace(t); }
+    if (t !== traceRef) { traceRef = shown = t; index = indexTrace(t); }
     return index;
+  }
+
+  // Live mode: a step of the real backward arrives as its change to the document.
+  function onMessage(msg) {
+    if (!msg || msg.type !== "trace_change") return;
+    getIndex();
+    const next = applyChange(shown || {}, msg);
+    if (!next) return; // made against another document: the next trace trait brings the whole
+    shown = next;
+    index = indexTrace(next);
+    for (const fn of listeners) fn();
   }
 
   function snapshot() {
     const idx = getIndex();
     const live = !!trait(model, "live");
     return { step: trait(model, "step"), playing: !!trait(model, "playing"), live,
-      canAdvance: live && canAdvance(idx), ...passRange(idx, trait(model, "pass_index")) };
+      canAdvance: live && canAdvance(idx), pauses: forwardEnds(idx), ...passRange(idx, trait(model, "pass_index")) };
   }
 
   /** Apply a player action ({type: first|back|step|last|play|pause|toggle|tick|goto}). */
@@ -80,6 +93,7 @@ export function createHost(model) {
   // the first tick resets the other's timer, so the model still plays once.
   on("change:step", () => { pending = false; schedule(); });
   on("change:trace", onTrace);
+  on("msg:custom", onMessage);
   on("change:pass_index", () => { // Python chose a pass: show its final state
     const { min, max } = passRange(getIndex(), trait(model, "pass_index"));
     const step = trait(model, "step");
@@ -90,6 +104,8 @@ export function createHost(model) {
 
   return {
     model, dispatch, getIndex,
+    /** Call ``fn`` when live mode changes the document (the trace trait stays as it was). */
+    onDocumentChange(fn) { listeners.add(fn); return () => listeners.delete(fn); },
     destroy() {
       clearTimeout(timer);
       for (const [name, fn] of handlers) model.off(name, fn);

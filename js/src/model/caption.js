@@ -6,21 +6,45 @@ import { forwardArithmetic, leafArithmetic } from "./arith.js";
 
 const LISTED = 6;
 
-// The gradients the pass left in .grad, each as its node's badge shows it, in the order
+// The gradients the pass left in .grad, each as its node's badge shows it (a small
+// matrix keeps its rows: a 2×2 read as four numbers hides which is which), in the order
 // the graph made the tensors: the answer the learner stepped for, without a click.
 function gradientsSoFar(index, state) {
   const found = [...index.nodes.keys()].filter((id) => state.grads.get(id));
   if (!found.length) return "";
+  const shown = (g) => ((g.shape || []).length > 1 && (g.values || []).length <= LISTED
+    ? summaryText(g, { max: LISTED }) : badgeText(g));
   const listed = found.slice(0, LISTED)
-    .map((id) => `${nodeName(index.nodes.get(id))}.grad = ${badgeText(state.grads.get(id))}`);
+    .map((id) => `${nodeName(index.nodes.get(id))}.grad = ${shown(state.grads.get(id))}`);
   const more = found.length > LISTED ? `, and ${found.length - LISTED} more` : "";
   return `: ${listed.join(", ")}${more}`;
 }
 
-/** The sentence under the graph for the event on screen. */
-export function caption(index, state) {
+// The forward is built and its backward waits: the next event begins it, or (live)
+// the kernel has not run it yet.
+function atForwardEnd(index, state, live) {
+  const next = index.events[state.step];
+  if (next) return next.type === "backward_begin";
+  return live && state.event.type === "create";
+}
+
+/** The sentence under the graph for the event on screen. Where the widget waits for
+ * the learner (at 0, at a forward's end) it says what to press; while playing it
+ * says what is happening, never "press ▶". */
+export function caption(index, state, { playing = false, live = false } = {}) {
   const e = state.event;
-  if (!e) return state.total ? "press ▶ or → to build the graph; click a node to inspect it" : "empty trace";
+  if (!e) {
+    if (!state.total) return "empty trace";
+    return playing ? "building the graph: it pauses where the backward pass begins"
+      : "press ▶ to build the graph (→ adds one node at a time); click a node to inspect it";
+  }
+  if (!playing && atForwardEnd(index, state, live)) {
+    return "the graph is built: press → to step the backward pass one node at a time, or ▶ to play it";
+  }
+  // a graph drawn without running backward (ag.show of a tensor): nothing waits, say so
+  if (!playing && !live && state.step === state.total && !index.roots.size && e.type === "create") {
+    return "the graph is built; no backward pass was recorded (← steps back through the forward)";
+  }
   const node = index.nodes.get(e.node);
   switch (e.type) {
     case "create":

@@ -196,9 +196,19 @@ export function canAdvance(index) {
   return !!last && last.type !== "backward_end" && last.type !== "error";
 }
 
+/** The steps where a forward pass is built and its backward not begun (the next
+ * event is a backward_begin): playing pauses there, so the backward waits for the
+ * learner (→ steps it, ▶ plays it) and never runs past unseen. */
+export function forwardEnds(index) {
+  const ends = [];
+  index.events.forEach((e, i) => { if (e.type === "backward_begin" && i > 0) ends.push(i); });
+  return ends;
+}
+
 /**
- * The player as a pure reducer. state: {step, min, max, playing, live, canAdvance}.
- * Returns a new state; `advance: true` asks the host (Python) for the next event.
+ * The player as a pure reducer. state: {step, min, max, playing, live, canAdvance,
+ * pauses?} (pauses: forwardEnds). Returns a new state; `advance: true` asks the host
+ * (Python) for the next event.
  */
 export function player(state, action) {
   const s = { ...state, advance: false };
@@ -223,7 +233,8 @@ export function player(state, action) {
 function forward(s) {
   if (s.step < s.max) {
     const step = s.step + 1;
-    return { ...s, step, playing: s.playing && (step < s.max || (s.live && s.canAdvance)) };
+    const pause = (s.pauses || []).includes(step);
+    return { ...s, step, playing: s.playing && !pause && (step < s.max || (s.live && s.canAdvance)) };
   }
   if (s.live && s.canAdvance) return { ...s, advance: true };
   return { ...s, playing: false };

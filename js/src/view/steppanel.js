@@ -24,13 +24,14 @@ export function createStepPanel(container) {
 
   /** With `defer` (while playing) the products appear as plain text at once and
    * are typeset a moment later, unless the next step came first: typesetting
-   * (style and layout of KaTeX's DOM) costs more than the rest of a step. */
-  function show(index, state, { defer = false } = {}) {
+   * (style and layout of KaTeX's DOM) costs more than the rest of a step. The
+   * caption is redone even on the same step: a pause changes what it tells. */
+  function show(index, state, { defer = false, live = false } = {}) {
+    text.textContent = caption(index, state, { playing: defer, live });
     if (state.step === shownStep && index === shownTrace && (shownMath || defer)) return;
     clearTimeout(timer);
     shownStep = state.step;
     shownTrace = index;
-    text.textContent = caption(index, state);
     const s = stepLatex(index, state.event);
     shownMath = !defer || !s;
     if (defer && s) {
