@@ -152,11 +152,14 @@ def _check_key(key, path: tuple) -> None:
 
 # ----- loading ---------------------------------------------------------------------------
 
-def load(f, map_location=None):
+def load(f, map_location=None, *, weights_only=None):
     """Read what ``ag.save`` wrote. Never unpickles: a file that would need pickle is refused
     with ``UnsafeFileError`` and nothing in it runs. ``map_location`` ("cpu", "cuda", a
     device) puts every tensor there; by default each goes back to the device it was saved
-    from. A plain ``numpy.savez`` file loads as a dict of tensors."""
+    from. A plain ``numpy.savez`` file loads as a dict of tensors. ``weights_only`` is
+    accepted as PyTorch's (``torch.load(path, weights_only=True)``, its default since 2.6):
+    this loader only ever reads weights and plain containers, whatever it says."""
+    del weights_only  # nothing else could be loaded: no pickle, so no code, either way
     if isinstance(f, (str, os.PathLike)):
         with open(f, "rb") as handle:
             return _load_or_explain(handle, os.fspath(f), map_location)

@@ -6,7 +6,7 @@ autograd state, conversions) and this one only the PyTorch method names.
 from __future__ import annotations
 
 from .ops import activation, elementwise, indexing, linalg, reduction, shape
-from .ops.elementwise import Add, Div, Exp, Log, Mul, Neg, Pow, Relu, Sigmoid, Sub, Tanh
+from .ops.elementwise import Add, Div, Exp, Log, Mul, Neg, Pow, Relu, Rsub, Sigmoid, Sub, Tanh
 from .ops.float_methods import float_method
 from .ops.linalg import Matmul
 from .ops.number_operators import number_operator
@@ -21,7 +21,7 @@ class TensorMath:
     __radd__ = number_operator("__radd__", Add, reflected=True)
 
     __sub__ = number_operator("__sub__", Sub)
-    __rsub__ = number_operator("__rsub__", Sub, reflected=True)
+    __rsub__ = number_operator("__rsub__", Rsub, reflected=True)
 
     __mul__ = number_operator("__mul__", Mul)
     __rmul__ = number_operator("__rmul__", Mul, reflected=True)

@@ -34,8 +34,11 @@ from contextlib import contextmanager
 
 import numpy
 
+from .autograd.node import Node
+from .generator import Generator
 from .nn import Module
 from .optim import Optimizer
+from .optim.lr_scheduler import LRScheduler
 from .tensor import Tensor
 
 _WHAT_TO_DO = ("Run the cell without the switch (without --engine, or outside ag.as_torch()): "
@@ -263,7 +266,8 @@ def _pytorch_kind(torch, value) -> str | None:
 
 _pytorch = None  # PyTorch itself, as last set aside by the switch (checks made under it ask it)
 # Where a method PyTorch's Tensor has is found on these too, the cell may mean them: no stop.
-_NOT_TENSORS = (Module, Optimizer, numpy.ndarray, list, dict, str, tuple, set, bytes, int, float, complex)
+_NOT_TENSORS = (Node, Module, Optimizer, LRScheduler, Generator, numpy.ndarray,  # a grad_fn's .name() is the node's
+                list, dict, str, tuple, set, bytes, int, float, complex)
 
 
 def _real_torch():

@@ -144,6 +144,7 @@ def reduced(method: str):
 CASES = [
     Case("add", binary(), lambda m, a, b: m.add(a, b), ("Add",)),
     Case("sub", binary(), lambda m, a, b: a - b, ("Sub",)),
+    Case("rsub", unary(), lambda m, a: 2.5 - a, ("Rsub",)),  # a number first: RsubBackward1
     Case("mul", binary(), lambda m, a, b: a * b, ("Mul",)),
     Case("div", binary(values, nonzero), lambda m, a, b: a / b, ("Div",)),
     # An exponent of exactly 0 is a special point PyTorch defines (gradient 0 even in the

@@ -379,3 +379,22 @@ def test_a_tutorial_style_epoch_over_a_custom_dataset_gives_pytorchs_numbers():
     np.testing.assert_allclose(ours, theirs, rtol=1e-5, atol=1e-6)
     for a, b in zip(our_weights, their_weights):
         np.testing.assert_allclose(a, b, rtol=1e-4, atol=1e-6)
+
+
+def test_each_iterator_draws_once_from_the_loaders_generator_as_pytorchs():
+    # PyTorch seeds an iterator's workers with one draw, shuffled or not: the draws after it move on
+    for lib in (ag, torch):
+        dataset = lib.utils.data.TensorDataset(lib.arange(6.0))
+        lib.manual_seed(0)
+        untouched = lib.randn(3)
+        lib.manual_seed(0)
+        iter(lib.utils.data.DataLoader(dataset, batch_size=2))
+        after_one = lib.randn(3)
+        lib.manual_seed(0)
+        lib.empty((), dtype=lib.int64).random_()
+        after_one_draw = lib.randn(3)
+        assert not lib.equal(untouched, after_one) and lib.equal(after_one, after_one_draw)
+        own = lib.Generator().manual_seed(1)
+        lib.manual_seed(0)
+        iter(lib.utils.data.DataLoader(dataset, batch_size=2, generator=own))  # draws from its own
+        assert lib.equal(lib.randn(3), untouched)

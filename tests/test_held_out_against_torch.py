@@ -215,3 +215,17 @@ def test_data_augmented_assignment_on_a_view_tensor():
         pending.backward()
         return w, w.grad, base
     same_as_torch(program)
+
+
+def test_an_update_through_data_writes_in_place_without_the_general_path(monkeypatch):
+    """makemore's ``p.data += -lr * p.grad`` (grad mode on) takes the ufunc's path into the
+    parameter's memory: the general one (a new array, then written in) tripled the update."""
+    from ag_jupyter import tensor_inplace
+
+    w = ag.tensor([1.0, -2.0, 3.0], requires_grad=True)
+    (w * w).sum().backward()
+    memory = w.detach().numpy()
+    monkeypatch.setattr(tensor_inplace, "_through_op", lambda *args: pytest.fail("took the general path"))
+    w.data += -0.1 * w.grad
+    assert w.tolist() == pytest.approx([0.8, -1.6, 2.4]) and w._version == 0
+    assert numpy.shares_memory(memory, w.detach().numpy())

@@ -214,3 +214,10 @@ def test_load_state_dict_casts_dtype_and_refuses_fractions_into_integers():
 def test_map_location(tmp_path):
     ag.save({"w": ag.ones(2)}, tmp_path / "w.npz")
     assert ag.load(tmp_path / "w.npz", map_location="cpu")["w"].device == ag.device("cpu")
+
+
+def test_load_takes_weights_only_as_pytorch_does(tmp_path):
+    path = tmp_path / "model_weights.pth"
+    ag.save({"w": ag.tensor([1.0, 2.0])}, path)
+    for weights_only in (True, False, None):
+        assert ag.load(path, weights_only=weights_only)["w"].tolist() == [1.0, 2.0]

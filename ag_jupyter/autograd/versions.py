@@ -31,7 +31,15 @@ clock = 0
 # ``w.data -= lr * w.grad`` does not trip the check of a graph that saved ``w``. A view
 # taken of ``w.data`` (``w.data[0].fill_(1)``) still counts as ``w``'s: NumPy and CuPy point
 # every view's ``.base`` at the memory's owner, so nothing leads back to the marked array.
-_own_counters: weakref.WeakValueDictionary = weakref.WeakValueDictionary()
+# id -> a weak reference whose callback forgets the array's counter and history when it dies
+# (so ``bump`` needs no ``weakref.finalize`` of its own for one: ``p.data += -lr * p.grad``
+# makes a new view each step, and a finalize each time was most of that update's cost).
+_own_counters: dict = {}
+
+
+def _forget(key: int) -> None:
+    _own_counters.pop(key, None)
+    _history.pop(key, None)
 
 
 _views_of: weakref.WeakValueDictionary = weakref.WeakValueDictionary()  # (id(view), id(origin)) -> view
@@ -39,14 +47,16 @@ _views_of: weakref.WeakValueDictionary = weakref.WeakValueDictionary()  # (id(vi
 
 def own_counter(view, origin):
     """Give ``view`` (a fresh view of all of ``origin``) a version counter of its own; return it."""
-    _own_counters[id(view)] = view
-    _views_of[id(view), id(origin)] = view
+    key = id(view)
+    _own_counters[key] = weakref.ref(view, lambda _, key=key: _forget(key))
+    _views_of[key, id(origin)] = view
     return view
 
 
 def is_data_view(array) -> bool:
     """Whether ``array`` is a view ``own_counter`` made (what ``.data`` hands out)."""
-    return _own_counters.get(id(array)) is array
+    ref = _own_counters.get(id(array))
+    return ref is not None and ref() is array
 
 
 def counts_for(array, origin) -> bool:
@@ -56,7 +66,7 @@ def counts_for(array, origin) -> bool:
 
 def _owner(array):
     while getattr(array, "base", None) is not None and hasattr(array.base, "shape") \
-            and _own_counters.get(id(array)) is not array:
+            and not is_data_view(array):
         array = array.base
     return array
 
@@ -70,7 +80,8 @@ def bump(array) -> None:
     changes = _history.get(key)
     if changes is None:
         changes = _history[key] = [0]
-        weakref.finalize(owner, _history.pop, key, None)
+        if not is_data_view(owner):  # a .data view's weak reference forgets it (own_counter)
+            weakref.finalize(owner, _history.pop, key, None)
     changes.append(clock)
     if len(changes) > _LONGEST:
         del changes[1:_KEEP + 1]

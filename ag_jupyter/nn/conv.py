@@ -10,7 +10,7 @@ from . import init
 from .module import Module
 from .parameter import Parameter
 
-_PADDING_MODES = ("zeros", "reflect", "replicate", "circular")
+_PADDING_MODES = {"zeros", "reflect", "replicate", "circular"}  # a set, printed as PyTorch prints its own
 
 
 def _tuple(value, dims: int) -> tuple:
@@ -37,7 +37,7 @@ class _ConvNd(Module):
             if padding == "same" and any(s != 1 for s in _tuple(stride, self.dims)):
                 raise ValueError("padding='same' is not supported for strided convolutions")
         if padding_mode not in _PADDING_MODES:
-            raise ValueError(f"padding_mode must be one of {set(_PADDING_MODES)}, but got "
+            raise ValueError(f"padding_mode must be one of {_PADDING_MODES}, but got "
                              f"padding_mode='{padding_mode}'")
         if padding_mode != "zeros":  # refused here rather than run as zeros: a different number
             raise NotImplementedError(f"padding_mode='{padding_mode}' is not implemented in ag_jupyter; "

@@ -228,6 +228,14 @@ class Sub(Binary):
         return grad, (-grad if self._next[1] is not None else None)
 
 
+class Rsub(Sub):
+    """``2.0 - x``: a number minus a tensor, which PyTorch computes as ``rsub(x, 2.0)`` and
+    draws as ``RsubBackward1``; the same subtraction as ``Sub`` (the number first)."""
+
+    __slots__ = ()
+    node_name = "RsubBackward1"
+
+
 class Mul(Binary):
     __slots__ = ()
     node_name = "MulBackward0"

@@ -11,10 +11,10 @@ from ..autograd.leaves import leaf
 from ..core import TENSOR_TYPES
 from ..dtypes import default_float, from_numpy
 from ..promotion import result_type
-from .binary import Add, Binary, Div, Maximum, Minimum, Mul, Pow, Sub, Where, broadcast_error
+from .binary import Add, Binary, Div, Maximum, Minimum, Mul, Pow, Rsub, Sub, Where, broadcast_error
 from .unary import Abs, Clamp, Cos, Exp, Log, Neg, Relu, Sigmoid, Sin, Sqrt, Tanh, Unary, UnaryOnOutput
 
-__all__ = ["Add", "Binary", "Div", "Maximum", "Minimum", "Mul", "Pow", "Sub", "Where", "broadcast_error",
+__all__ = ["Add", "Binary", "Div", "Maximum", "Minimum", "Mul", "Pow", "Rsub", "Sub", "Where", "broadcast_error",
            "Abs", "Clamp", "Cos", "Exp", "Log", "Neg", "Relu", "Sigmoid", "Sin", "Sqrt", "Tanh", "Unary",
            "UnaryOnOutput"]
 

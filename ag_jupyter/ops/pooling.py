@@ -84,7 +84,7 @@ def _constants(windows: Windows, pads: tuple, extra: dict) -> dict:
         shown["padding"] = pads
     if any(d != 1 for d in windows.dilation):
         shown["dilation"] = windows.dilation
-    shown.update({name: value for name, value in extra.items() if value})
+    shown.update({name: value for name, value in extra.items() if value is not None})
     return shown
 
 
@@ -158,7 +158,7 @@ class MaxPool2d(Op):
 
     def constants(self) -> dict:
         return _constants(self.windows, tuple(top for top, _ in self.windows.padding),
-                          {"ceil_mode": self.ceil_mode})
+                          {"ceil_mode": self.ceil_mode or None})
 
     def backward(self, F, grad):
         (input,) = self.saved
@@ -220,7 +220,8 @@ class AvgPool2d(Op):
             divisor = counts[0][:, None] * counts[1]
             divisor[divisor == 0] = 1  # a window wholly in the padding: its sum is 0, as is PyTorch's mean
         self.windows, self.in_shape = windows, x.shape
-        self.settings = {"ceil_mode": ceil_mode, "count_include_pad": not count_include_pad and "False",
+        # what the trace shows beside the window: settings that are not their defaults
+        self.settings = {"ceil_mode": ceil_mode or None, "count_include_pad": None if count_include_pad else False,
                          "divisor_override": divisor_override}
         if x.dtype.kind == "f":
             self.divisor = xp.asarray(divisor.astype(x.dtype))

@@ -21,7 +21,7 @@ def _erfc(x):
     ``nonlinear.erf`` sums there, so erfc(6) keeps its digits."""
     xp = array_module(x)
     z = x.astype(numpy.float64)
-    out = 1 - error_function(z)
+    out = xp.asarray(1 - error_function(z))  # an array even for 0-d input: its tail is written below
     tail = z > 3.0
     if bool(tail.any()):
         t = z[tail]

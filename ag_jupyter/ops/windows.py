@@ -233,21 +233,27 @@ def place(size: tuple, kernel: tuple, stride: tuple, padding: tuple, dilation: t
 
 
 def unfold(input, kernel_size, dilation=1, padding=0, stride=1):
-    """``F.unfold``: every kernel-sized block of a 4-D (N, C, H, W) input as a column,
-    (N, C*kh*kw, L); the im2col a convolution multiplies."""
-    if input.ndim != 4:
-        raise NotImplementedError(f"Input Error: Only 4D input Tensors are supported (got {input.ndim}D)")
+    """``F.unfold``: every kernel-sized block of an (N, C, H, W) input as a column,
+    (N, C*kh*kw, L); the im2col a convolution multiplies. A (C, H, W) input is one sample."""
+    if input.ndim not in (3, 4):
+        raise RuntimeError(f"Expected 3D or 4D (batch mode) tensor with possibly 0 batch size and other "
+                           f"non-zero dimensions for input, but got: {list(input.shape)}")
+    if input.ndim == 3:
+        return unfold(input.unsqueeze(0), kernel_size, dilation, padding, stride).squeeze(0)
     windows = place(tuple(input.shape[2:]), spatial(kernel_size, 2, "kernel_size"),
                     spatial(stride, 2, "stride"), spatial(padding, 2, "padding"), spatial(dilation, 2, "dilation"))
     return Im2Col.apply(input, windows)
 
 
 def fold(input, output_size, kernel_size, dilation=1, padding=0, stride=1):
-    """``F.fold``: columns (N, C*kh*kw, L) summed back onto an (N, C, *output_size) image."""
+    """``F.fold``: columns (N, C*kh*kw, L) summed back onto an (N, C, *output_size) image
+    (a (C*kh*kw, L) input is one sample)."""
+    if input.ndim not in (2, 3):
+        raise RuntimeError(f"Expected 2D or 3D (batch mode) tensor for input with possibly 0 batch size and "
+                           f"non-zero dimensions for input, but got: {list(input.shape)}")
+    if input.ndim == 2:
+        return fold(input.unsqueeze(0), output_size, kernel_size, dilation, padding, stride).squeeze(0)
     kernel = spatial(kernel_size, 2, "kernel_size")
-    if input.ndim != 3:
-        raise NotImplementedError(f"Input Error: Only unbatched (2D) or batched (3D) input Tensors are "
-                                  f"supported (got {input.ndim}D)")
     windows = place(spatial(output_size, 2, "output_size"), kernel, spatial(stride, 2, "stride"),
                     spatial(padding, 2, "padding"), spatial(dilation, 2, "dilation"))
     rows, blocks = input.shape[1], input.shape[2]

@@ -16,7 +16,6 @@ from ..autograd.function import FunctionCtx, Op
 from ..autograd.node import Node
 
 _TORCH_ONLY = {  # nodes PyTorch has and the engine does not (ours draw from the op classes)
-    "RsubBackward1": ("−", r"\frac{\partial u}{\partial a} = -1"),
     "AccumulateGrad": ("∑grad", r"\text{.grad} \mathrel{+}= \bar u"),
 }
 

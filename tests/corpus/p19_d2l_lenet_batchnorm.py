@@ -21,12 +21,14 @@ for layer in net:
     X = layer(X)
     print(layer.__class__.__name__, "output shape: \t", X.shape)
 
+# no bias before a batch norm: it would be subtracted right away, and its gradient is rounding
+# noise that Adam, which divides by its size, turns into steps
 bn_net = nn.Sequential(
-    nn.Conv2d(1, 6, kernel_size=5), nn.BatchNorm2d(6), nn.Sigmoid(),
+    nn.Conv2d(1, 6, kernel_size=5, bias=False), nn.BatchNorm2d(6), nn.Sigmoid(),
     nn.AvgPool2d(kernel_size=2, stride=2),
-    nn.Conv2d(6, 16, kernel_size=5), nn.BatchNorm2d(16), nn.Sigmoid(),
+    nn.Conv2d(6, 16, kernel_size=5, bias=False), nn.BatchNorm2d(16), nn.Sigmoid(),
     nn.AvgPool2d(kernel_size=2, stride=2), nn.Flatten(),
-    nn.Linear(256, 120), nn.BatchNorm1d(120), nn.Sigmoid(),
+    nn.Linear(256, 120, bias=False), nn.BatchNorm1d(120), nn.Sigmoid(),
     nn.Linear(120, 10))
 images = torch.rand(48, 1, 28, 28)
 labels = (images[:, 0, :14].mean(dim=(1, 2)) * 40).long() % 10

@@ -12,6 +12,7 @@ import numpy
 
 from ... import backend
 from ...core import _wrap
+from ...generator import resolve
 from .collate import default_collate, default_convert
 from .dataset import IterableDataset, Subset, TensorDataset
 from .sampler import BatchSampler, RandomSampler, SequentialSampler
@@ -88,6 +89,13 @@ class DataLoader:
         self.collate_fn = collate_fn
 
     def __iter__(self):
+        # PyTorch's iterator draws one int64 from the loader's generator (or the global one) to
+        # seed its workers, shuffled or not: a program that draws after iterating (randn, an
+        # init) then meets its numbers where PyTorch's order of draws puts them
+        resolve(self.generator).integers((), 0, 2 ** 63 - 1)
+        return self._batches()
+
+    def _batches(self):
         if self._iterable:
             yield from self._iterate_stream()
             return
