@@ -84,6 +84,10 @@ def torch_random_source():
         with _real_torch():
             return torch.randperm(n, generator=paired.of(self)).numpy()
 
+    def integers(self, shape, low, high):  # drawn straight from a generator (a loader's seed)
+        with _real_torch():
+            return torch.randint(int(low), int(high), tuple(shape), generator=paired.of(self)).numpy()
+
     def multinomial_indices(probabilities, num_samples, replacement, source):
         with _real_torch():
             picks = torch.multinomial(torch.from_numpy(numpy.ascontiguousarray(probabilities)), num_samples,
@@ -109,7 +113,8 @@ def torch_random_source():
         return numpy.asarray(values.numpy()).astype(numpy_dtype)
 
     patches = [(engine_generator.Generator, "manual_seed", manual_seed),
-               (engine_generator.Generator, "permutation", permutation)]
+               (engine_generator.Generator, "permutation", permutation),
+               (engine_generator.Generator, "integers", integers)]
     for module in (engine_generator, engine_random, engine_tensor_random, engine_functional):
         if hasattr(module, "random_array"):
             patches.append((module, "random_array", random_array))
