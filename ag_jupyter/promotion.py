@@ -135,3 +135,10 @@ def refuse_bool(array, op: str) -> None:
     if array.dtype.kind == "b":
         raise RuntimeError(f"{op} is not supported for bool tensors "
                            f"(convert it with .int() or .float() first)")
+
+
+def kernel_for(array, kernel: str, kinds: str) -> None:
+    """PyTorch's ``NotImplementedError`` for a kernel without a version for this dtype
+    (``"hypot_cpu" not implemented for 'Long'``): ``kinds`` are the dtype kinds it has."""
+    if array.dtype.kind not in kinds:
+        raise NotImplementedError(f"\"{kernel}\" not implemented for '{dtypes.scalar_type_name(array)}'")

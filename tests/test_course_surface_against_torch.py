@@ -261,6 +261,8 @@ def test_unary_math_in_float32_against_pytorch():
     for name in ("log1p", "log10", "log2", "expm1", "rsqrt", "reciprocal", "square", "asin", "acos", "atan",
                  "sinh", "cosh", "erf", "erfc"):
         same(getattr(ag, name)(a), getattr(torch, name)(t), exact=False)
+    for far in (ag.tensor(5.0), ag.tensor([-6.0, 3.5, 9.0])):  # erfc's right tail, 0-d too
+        same(ag.erfc(far), torch.erfc(torch.tensor(far.numpy())), exact=False)
     same(ag.atan2(a, a - 1), torch.atan2(t, t - 1), exact=False)
     same(ag.hypot(a, a), torch.hypot(t, t), exact=False)
     same(ag.lerp(a, a * 2, 0.25), torch.lerp(t, t * 2, 0.25), exact=False)

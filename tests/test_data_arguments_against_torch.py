@@ -38,3 +38,24 @@ def test_loader_arguments_as_pytorch():
         if found[0] != found[1]:
             differ.append(f"{arguments}: ag {found[0]}, torch {found[1]}")
     assert count == 168 and not differ, "\n".join(differ)
+
+
+def _moves(lib, make_loader, source_state):
+    """Whether starting an epoch of the loader moved ``source_state``'s generator, as seen by the
+    state before and after ``iter()``."""
+    loader = make_loader()
+    before = source_state().tolist()
+    iter(loader)
+    return source_state().tolist() != before
+
+
+def test_each_epoch_draws_its_base_seed_from_where_pytorch_draws_it():
+    """PyTorch draws its workers' base seed as an epoch starts (workers or not), from the
+    loader's generator, else the global source; the engine draws it too, so the draws after a
+    loop come from the same point of a seeded stream."""
+    for lib, data in ((ag, agdata), (torch, torch.utils.data)):
+        dataset = data.TensorDataset(lib.arange(6.0))
+        g = lib.Generator().manual_seed(1)
+        assert _moves(lib, lambda: data.DataLoader(dataset, batch_size=2), lib.get_rng_state)
+        assert _moves(lib, lambda: data.DataLoader(dataset, batch_size=2, generator=g), g.get_state)
+        assert not _moves(lib, lambda: data.DataLoader(dataset, batch_size=2, generator=g), lib.get_rng_state)

@@ -275,6 +275,9 @@ def test_containers():
         assert all(isinstance(p, lib.nn.Parameter) and p.requires_grad for p in params)
         assert [tuple(p.shape) for p in params] == [(2,), (3,), (1,)] and tuple(params[-1].shape) == (1,)
     assert repr(ag.nn.ModuleDict({"a": ag.nn.ReLU()})) == repr(torch.nn.ModuleDict({"a": torch.nn.ReLU()}))
+    for build in (lambda m: m.nn.ModuleList([m.nn.Linear(2, 2) for _ in range(3)] + [m.nn.ReLU()]),
+                  lambda m: m.nn.ModuleList(), lambda m: m.nn.ModuleList([m.nn.Sequential(m.nn.Tanh())] * 2)):
+        assert repr(build(ag)) == repr(build(torch))  # runs of equal children: "(0-2): 3 x ..."
     for count in (0, 1, 2):
         assert repr(ag.nn.ParameterList([ag.ones(2, 3)] * count)) == \
             repr(torch.nn.ParameterList([torch.ones(2, 3)] * count)).replace("torch.", "ag.")

@@ -71,8 +71,10 @@ def _run(lib, case, arrays, dtypes, as_views, params, weights_seed):
             except FAILURES as error:
                 result["backward_error"] = type(error).__name__
                 return result
+            # force: a step function's gradient is PyTorch's ZeroTensor (sign, floor, ...), which converts only so
             result["grads"] = [None if h.grad is None else (str(h.grad.dtype).split(".")[-1],
-                                                            h.grad.numpy().astype(np.float64)) for h in holders]
+                                                            (h.grad.numpy(force=True) if lib is not ag else
+                                                             h.grad.numpy()).astype(np.float64)) for h in holders]
         return result
 
 
@@ -122,5 +124,8 @@ def test_op_agrees_with_torch_over_dtypes_shapes_and_views(case, data):
     # the loosest float involved sets the tolerance (float16 rounds early; integers are exact)
     tolerance = max(TOLERANCE.get(d, 1e-7) for d in dtypes + [expected.get("dtype") or "float64"])
     problem = _agree(expected, got, max(tolerance, case.tolerance))
+    if case.extra.get("mixed_bias_refused") and len(dtypes) == 3 and dtypes[2] != dtypes[0] \
+            and got["error"] == "RuntimeError":
+        problem = None  # PyTorch's own outcome depends on its kernel here; the engine always refuses
     assert problem is None, f"{case.name} {dtypes} views={as_views} shapes={[a.shape for a in arrays]} " \
                             f"{params}: {problem}"

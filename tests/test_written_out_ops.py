@@ -15,10 +15,11 @@ import pytest
 import ag_jupyter as ag
 from ag_jupyter.autograd import state
 from ag_jupyter.autograd.listener import Listener
-from ag_jupyter.ops.elementwise import Abs, Add, Cos, Div, Exp, Log, Mul, Neg, Relu, Sigmoid, Sin, Sqrt, Sub, Tanh
+from ag_jupyter.ops.elementwise import Abs, Add, Cos, Div, Exp, Log, Mul, Neg, Relu, Rsub, Sigmoid, Sin, Sqrt, Sub, Tanh
 from ag_jupyter.ops.float_methods import float_method
 
 OPERATORS = {Add: operator.add, Sub: operator.sub, Mul: operator.mul, Div: operator.truediv}
+REFLECTED = {Sub: Rsub}  # a number minus a tensor is PyTorch's RsubBackward1
 MISSING = object()
 
 
@@ -120,7 +121,8 @@ def test_the_operator_makes_what_op_apply_makes(op, requires):
         leaf, tensor = operand_tensors(requires, dtype, [0.25, -1.5, 4.0])
         order = (number, tensor) if reflected else (tensor, number)
         with grad_mode(requires):
-            fast, general = made(OPERATORS[op], *order), made(op.apply, *order)
+            general_op = REFLECTED.get(op, op) if reflected else op
+            fast, general = made(OPERATORS[op], *order), made(general_op.apply, *order)
         label = f"{op.__name__} {dtype} {number!r} {'number first' if reflected else 'tensor first'}"
         wrong += differences(label, fast, general, leaf, requires in ("leaf", "computed"))
     assert not wrong, "\n".join(wrong[:20])

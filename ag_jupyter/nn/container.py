@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 
-from .module import Module
+from .module import Module, _indent
 from .parameter import Parameter
 
 
@@ -104,6 +104,21 @@ class ModuleList(_Numbered):
         for module in modules:
             self.append(module)
         return self
+
+    def __repr__(self) -> str:
+        """PyTorch's: a run of equal children is one line, ``(0-2): 3 x Linear(...)``."""
+        runs: list = []  # [first index, last index, repr]
+        for index, module in enumerate(self):
+            text = repr(module)
+            if runs and runs[-1][2] == text:
+                runs[-1][1] = index
+            else:
+                runs.append([index, index, text])
+        if not runs:
+            return self._get_name() + "()"
+        lines = [_indent(f"({first}): {text}" if first == last else f"({first}-{last}): {last - first + 1} x {text}", 2)
+                 for first, last, text in runs]
+        return self._get_name() + "(\n  " + "\n  ".join(lines) + "\n)"
 
     def __iadd__(self, modules) -> "ModuleList":
         return self.extend(modules)

@@ -84,6 +84,14 @@ def elu(input: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:
     return _inplace(input, nonlinear.EluInPlace, alpha) if inplace else nonlinear.elu(input, alpha)
 
 
+def leaky_relu_(input: Tensor, negative_slope: float = 0.01) -> Tensor:
+    return leaky_relu(input, negative_slope, inplace=True)
+
+
+def elu_(input: Tensor, alpha: float = 1.0) -> Tensor:
+    return elu(input, alpha, inplace=True)
+
+
 def softplus(input: Tensor, beta: float = 1.0, threshold: float = 20.0) -> Tensor:
     """``log(1 + e^(beta x)) / beta``, and ``x`` itself where ``beta x > threshold``."""
     return nonlinear.softplus(input, beta, threshold)

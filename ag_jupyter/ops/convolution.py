@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 
+from ..autograd import state
 from ..autograd.function import Op
 from ..backend import array_module, require_same_device
 from ..dtypes import scalar_type_name
@@ -49,8 +50,13 @@ def _check(x, w, b, dims: int, groups: int, padding) -> None:
     if x.dtype != w.dtype:
         raise RuntimeError(f"Input type (torch.{scalar_type_name(x)}Tensor) and weight type "
                            f"(torch.{scalar_type_name(w)}Tensor) should be the same")
-    if b is not None and b.dtype != x.dtype and not isinstance(padding, str):
-        # PyTorch's C++ type names; with padding "same"/"valid" it casts the bias instead
+    if b is not None and b.dtype != x.dtype:
+        # PyTorch casts such a bias or refuses it depending on the kernel it picks (a string
+        # padding, the batch size, MKLDNN): here it is always refused, in PyTorch's words
+        if isinstance(padding, str):
+            bias_type = "CPUBoolType" if b.dtype.kind == "b" else f"torch.{scalar_type_name(b)}Tensor"
+            raise RuntimeError(f"Input type (torch.{scalar_type_name(x)}Tensor) and bias type ({bias_type}) "
+                               f"should be the same")
         raise RuntimeError(f"Input type ({_CPP_NAMES[x.dtype.name]}) and bias type "
                            f"({_CPP_NAMES[b.dtype.name]}) should be the same")
     require_same_device(x, w)
@@ -100,7 +106,7 @@ class Convolution(Op):
     products were N small ones; a LeNet-5 step took about twice as long.
     """
 
-    __slots__ = ("windows", "groups", "cols", "in_shape", "weight_shape", "dims", "bias_dtype", "padding")
+    __slots__ = ("windows", "groups", "cols", "in_shape", "weight_shape", "dims", "padding")
     arity = 3
     node_name = "ConvolutionBackward0"
     symbol = "conv"
@@ -127,10 +133,7 @@ class Convolution(Op):
         else:
             out = (w.reshape(groups, out_channels // groups, per_group)
                    @ cols.reshape(groups, per_group, cols.shape[1])).reshape(out_channels, -1)
-        self.bias_dtype = None
         if b is not None:
-            if b.dtype != x.dtype:  # cast, as PyTorch casts it for a string padding; its gradient cast back
-                self.bias_dtype, b = b.dtype, b.astype(x.dtype)
             out += b[:, None]
         self.windows, self.groups, self.dims, self.cols = windows, groups, dims, cols
         self.padding = padding if isinstance(padding, str) else None  # "same" is shown as the user wrote it
@@ -170,8 +173,6 @@ class Convolution(Op):
             grad_input = F.reshape(image, tuple(input.shape))
         if follow_bias is not None:
             grad_bias = F.sum(grad, (0,) + tuple(range(2, grad.ndim)), False)
-            if self.bias_dtype is not None:
-                grad_bias = F.cast(grad_bias, self.bias_dtype)
         return grad_input, grad_weight, grad_bias
 
 
@@ -193,6 +194,9 @@ def _convolve(input, weight, bias, stride, padding, dilation, groups, dims: int)
     if input.ndim not in (dims + 1, dims + 2):
         raise RuntimeError(f"Expected {dims + 1}D (unbatched) or {dims + 2}D (batched) input to conv{dims}d, "
                            f"but got input of size: {list(input.shape)}")
+    if input._data.dtype.kind != "f" and bias is not None and bias.requires_grad and state.grad_enabled:
+        # the output takes the input's integer dtype, which cannot carry a gradient
+        raise RuntimeError(f"Autograd not support dtype: {scalar_type_name(input._data)}")
     if input.ndim == dims + 1:  # one sample, as PyTorch draws it: a batch of one, squeezed after
         return Convolution.apply(input.unsqueeze(0), weight, bias, stride, padding, dilation, groups,
                                  dims).squeeze(0)

@@ -4,6 +4,7 @@ from __future__ import annotations
 from ..autograd.function import Op
 from ..autograd.views import ViewOp
 from ..backend import array_module
+from ..promotion import kernel_for
 from .dims import normalize_dim
 
 
@@ -77,6 +78,7 @@ class Trace(Op):
         x = a._data
         if x.ndim != 2:
             raise RuntimeError(f"trace: expected a matrix, but got tensor with dim {x.ndim}")
+        kernel_for(x, "trace", "fiu")
         self.shape = x.shape
         self.places = _diagonal_places(x.shape[0], x.shape[1], 0, array_module(x))
         out = x.trace()

@@ -12,6 +12,7 @@ from __future__ import annotations
 from ..autograd.function import Op
 from ..backend import array_module
 from ..core import TENSOR_TYPES
+from ..promotion import kernel_for, result_type
 
 _LETTERS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
 
@@ -75,12 +76,19 @@ class Einsum(Op):
         arrays = [t._data for t in operands]
         self.inputs, self.output = parse(equation, tuple(x.ndim for x in arrays))
         self.shapes = tuple(x.shape for x in arrays)
+        if len(arrays) == 2 and not set("".join(self.inputs)) - set(self.output):
+            target = result_type(*arrays)  # nothing contracted: a product, promoted as PyTorch's mul
+            arrays = [x.astype(target, copy=False) for x in arrays]
         if len({x.dtype for x in arrays}) > 1:
             raise RuntimeError(f"einsum(): expected all operands to have the same dtype, got "
                                f"{', '.join(str(t.dtype) for t in operands)}")
         self.saved = tuple(operands)
         xp = array_module(arrays[0])
         spec = ",".join(self.inputs) + "->" + self.output
+        if len(arrays) == 2 and set("".join(self.inputs)) - set(self.output):
+            kernel_for(arrays[0], "bmm", "fiu")  # PyTorch contracts by bmm, which has no bool kernel
+        if len(arrays) == 1 and arrays[0].dtype.kind in "biu" and len(self.output) < len(self.inputs[0]):
+            arrays = [arrays[0].astype("int64")]  # a sum of integers (or bools) is int64, as PyTorch's
         return xp.asarray(xp.einsum(spec, *arrays, optimize=len(arrays) > 1))
 
     def backward(self, F, grad):

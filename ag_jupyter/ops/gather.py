@@ -12,6 +12,7 @@ from ..autograd.function import Op
 from ..backend import array_module
 from ..backend import scatter_add as add_at
 from ..core import TENSOR_TYPES
+from ..dtypes import scalar_type_name
 from .dims import normalize_dim
 
 
@@ -226,6 +227,8 @@ class MaskedFillTensor(MaskedFill):
                r"\frac{\partial L}{\partial v} = \textstyle\sum_{\mathrm{mask}} \frac{\partial L}{\partial u}")
 
     def forward(self, a, value, mask):
+        if a._data.dtype.kind != "f":  # the output would carry the value's gradient
+            raise RuntimeError(f"Autograd not support dtype: {scalar_type_name(a._data)}")
         return MaskedFill.forward(self, a, mask, value)
 
     def backward(self, F, grad):

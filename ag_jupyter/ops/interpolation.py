@@ -8,7 +8,7 @@ import numpy
 from ..autograd.algebra import sum_to
 from ..autograd.function import Op
 from ..core import TENSOR_TYPES
-from ..promotion import require_floating
+from ..promotion import kernel_for, result_type
 from .binary import broadcast_error
 
 
@@ -23,11 +23,16 @@ class Lerp(Op):
     def forward(self, start, end, weight):
         x, y = start._data, end._data
         w = weight._data if weight.__class__ in TENSOR_TYPES else weight
-        require_floating(x, "lerp")
-        for other, name in ((y, "end"), (w, "weight")):
-            if getattr(other, "dtype", x.dtype) != x.dtype:
-                raise RuntimeError(f"expected dtype {start.dtype} for `{name}` but got dtype "
-                                   f"{end.dtype if name == 'end' else weight.dtype}")
+        # PyTorch's checks: end has start's dtype, and so does a dimensioned weight; a 0-d
+        # weight is then promoted with them (a 0-d float weight makes 0-d bool data float)
+        if y.dtype != x.dtype:
+            raise RuntimeError(f"expected dtype {start.dtype} for `end` but got dtype {end.dtype}")
+        if weight.__class__ in TENSOR_TYPES:
+            if w.ndim > 0 and w.dtype != x.dtype:
+                raise RuntimeError(f"expected dtype {start.dtype} for `weight` but got dtype {weight.dtype}")
+            target = result_type(x, y, w)
+            x, y, w = x.astype(target, copy=False), y.astype(target, copy=False), w.astype(target, copy=False)
+        kernel_for(x, "lerp_kernel_scalar", "f")
         try:
             shape = numpy.broadcast_shapes(x.shape, y.shape, getattr(w, "shape", ()))
         except ValueError:
@@ -60,6 +65,9 @@ class LerpTensor(Lerp):
     def backward(self, F, grad):
         grad_a, grad_b = Lerp.backward(self, F, grad)
         start, end = (F.value(t) for t in self.saved[1:])
+        if self.saved[1]._data.dtype == bool:  # end - start, as PyTorch's backward refuses it
+            raise RuntimeError("Subtraction, the `-` operator, with two bool tensors is not supported. "
+                               "Use the `^` or `logical_xor()` operator instead.")
         return grad_a, grad_b, sum_to(F, grad * (end - start), self.shapes[2])
 
 

@@ -5,6 +5,7 @@ from ..autograd.algebra import sum_to
 from ..autograd.function import BinaryOp, Op
 from ..backend import array_module
 from ..dtypes import scalar_type_name
+from ..promotion import kernel_for
 
 _MATMUL_NAMES = {(2, 2): "MmBackward0", (1, 1): "DotBackward0", (2, 1): "MvBackward0"}  # PyTorch's, by ndims
 
@@ -125,8 +126,8 @@ class Addmm(Op):
         out = x @ w
         self.scales = None if beta == 1 and alpha == 1 else (beta, alpha)
         if self.scales is not None:  # torch.addmm(..., beta=, alpha=): beta 0 ignores the bias, NaN or not
-            out *= alpha
-            b = b * beta if beta != 0 else array_module(b).zeros_like(b)
+            out = (out * alpha).astype(out.dtype, copy=False)
+            b = (b * beta).astype(b.dtype, copy=False) if beta != 0 else array_module(b).zeros_like(b)
         out += b  # in place: one temporary fewer; raises if the bias does not broadcast
         self.saved = (mat1, mat2)
         self.bias_shape = b.shape
@@ -171,12 +172,14 @@ class Baddbmm(Op):
         if x.shape[0] != y.shape[0] or x.shape[2] != y.shape[1]:
             raise RuntimeError(f"Expected size for first two dimensions of batch2 tensor to be: "
                                f"[{x.shape[0]}, {x.shape[2]}] but got: [{y.shape[0]}, {y.shape[1]}].")
+        for array in (x, y, base):
+            kernel_for(array, "baddbmm_cpu", "fiu")
         check_matmul_dtypes(x, y)
         check_matmul_dtypes(base, y)
         out = x @ y
         if alpha != 1:
-            out *= alpha
-        out += base * beta if beta != 0 else array_module(base).zeros_like(base)
+            out = (out * alpha).astype(y.dtype, copy=False)
+        out += (base * beta).astype(y.dtype, copy=False) if beta != 0 else array_module(base).zeros_like(base)
         self.saved = (batch1, batch2)
         self.scales, self.input_shape = (beta, alpha), base.shape
         return out
@@ -208,6 +211,7 @@ def _vectors(op: str, input, other) -> None:
         raise RuntimeError(f"inconsistent tensor size, expected tensor [{input.shape[0]}] and src "
                            f"[{other.shape[0]}] to have the same number of elements, but got "
                            f"{input.shape[0]} and {other.shape[0]} elements respectively")
+    kernel_for(input._data, f"{op}_cpu", "fiu")
     if input._data.dtype != other._data.dtype:
         raise RuntimeError(f"{op} : expected both vectors to have same dtype, but found "
                            f"{scalar_type_name(input._data)} and {scalar_type_name(other._data)}")
@@ -237,6 +241,7 @@ def bmm(input, mat2):
     if input.shape[0] != mat2.shape[0] or input.shape[2] != mat2.shape[1]:
         raise RuntimeError(f"Expected size for first two dimensions of batch2 tensor to be: "
                            f"[{input.shape[0]}, {input.shape[2]}] but got: [{mat2.shape[0]}, {mat2.shape[1]}].")
+    kernel_for(input._data, "bmm_cpu", "fiu")
     return Matmul.apply(input, mat2)
 
 
@@ -247,6 +252,7 @@ def mv(input, vec):
 
 
 def addmm(input, mat1, mat2, *, beta=1, alpha=1):
+    kernel_for(mat1._data, "addmm_impl_cpu_", "fiu")
     return Addmm.apply(input, mat1, mat2, beta, alpha)
 
 

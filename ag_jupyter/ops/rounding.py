@@ -11,7 +11,7 @@ import numpy
 from ..autograd.function import Op, UnaryOp
 from ..backend import array_module
 from ..core import TENSOR_TYPES
-from ..promotion import refuse_bool, require_floating
+from ..promotion import kernel_for
 from .binary import Binary
 
 
@@ -24,7 +24,7 @@ class Step(UnaryOp):
 
     def forward(self, a):
         x = a._data
-        refuse_bool(x, self.node_name[: -len("Backward0")].lower())
+        kernel_for(x, self.node_name[: -len("Backward0")].lower() + "_cpu", "fiu")
         return self.ufunc(x) if x.dtype.kind == "f" else x.copy()
 
     def backward(self, F, grad):
@@ -66,7 +66,7 @@ class Round(Op):
     def forward(self, a, decimals=None):
         self.decimals = decimals
         x = a._data
-        refuse_bool(x, "round")
+        kernel_for(x, "round_cpu", "fiu" if decimals is None else "f")  # decimals: floats only
         if x.dtype.kind != "f":
             return x.copy()
         return array_module(x).round(x, decimals or 0)
@@ -101,7 +101,7 @@ class Frac(UnaryOp):
 
     def forward(self, a):
         x = a._data
-        require_floating(x, "frac")
+        kernel_for(x, "frac_cpu", "f")
         return x - numpy.trunc(x)
 
     def backward(self, F, grad):
@@ -109,7 +109,10 @@ class Frac(UnaryOp):
 
 
 def _refuse_integer_division_by_zero(x, y) -> None:
-    """PyTorch raises for an integer divided by 0; NumPy gives 0 with a warning."""
+    """PyTorch raises for an integer divided by 0; NumPy gives 0 with a warning. Two bools
+    (promoted, both operands are then bool arrays or a bool and a Python bool) have no kernel."""
+    if getattr(x, "dtype", None) is not None and getattr(y, "dtype", numpy.dtype(bool)).kind == "b":
+        kernel_for(x, "div_floor_cpu", "fiu")
     if getattr(y, "dtype", numpy.dtype(type(y))).kind in "iub" and \
             getattr(x, "dtype", numpy.dtype(type(x))).kind in "iub" and not numpy.all(y != 0):
         raise RuntimeError("ZeroDivisionError")

@@ -7,7 +7,6 @@ from collections import namedtuple
 from ..autograd.function import Op
 from ..backend import array_module
 from ..core import _wrap
-from ..promotion import refuse_bool
 from .dims import normalize_dim
 from .gather import along_dim_key
 from .reduction import Reduction, ReturnTypes
@@ -76,7 +75,6 @@ class Amax(Reduction):
 
     def forward(self, a, dim=(), keepdim=False):
         x = a._data
-        refuse_bool(x, f"a{self.pick}")
         dims = self.setup(a, dim if dim != () else None, keepdim)
         if x.size == 0 and (dims is None or any(x.shape[d] == 0 for d in dims)):
             raise IndexError(f"a{self.pick}(): Expected reduction dim to have non-zero size.")
@@ -112,6 +110,8 @@ def argsort(input, dim=-1, descending=False, *, stable=False):
 
 def topk(input, k, dim=-1, largest=True, sorted=True):  # noqa: A002 - PyTorch's name
     x = input._data
+    if x.dtype.kind == "b":
+        raise RuntimeError("\"topk_cpu\" not implemented for 'Bool'")
     axis = normalize_dim(dim, max(x.ndim, 1))
     size = x.shape[axis] if x.ndim else 1
     if not 0 <= k <= size:

@@ -7,7 +7,7 @@ import math
 import numpy
 
 from ..backend import array_module
-from ..promotion import floating
+from ..promotion import floating, kernel_for
 from .binary import Binary
 from .nonlinear import erf as error_function
 from .unary import Unary
@@ -135,8 +135,18 @@ class Atan2(Binary):
     def local(self, F, grad):
         a, b = self.saved
         y, x = F.value(a), F.value(b)
+        if getattr(getattr(a, "_data", None), "dtype", None) == numpy.bool_:  # PyTorch's backward negates it
+            raise RuntimeError("Negation, the `-` operator, on a bool tensor is not supported. If you are "
+                               "trying to invert a mask, use the `~` or `logical_not()` operator instead.")
         scaled = grad / (x * x + y * y)
         return scaled * x, scaled * -y
+
+
+def _hypot(x, y):
+    for v in (x, y):
+        if getattr(v, "dtype", None) is not None:
+            kernel_for(v, "hypot_cpu", "f")
+    return numpy.hypot(x, y)
 
 
 class Hypot(Binary):
@@ -144,7 +154,7 @@ class Hypot(Binary):
     saves_output = True
     node_name = "HypotBackward0"
     symbol = "hypot"
-    ufunc = staticmethod(_floating_pair(numpy.hypot))
+    ufunc = staticmethod(_hypot)
     formula = (r"u = \sqrt{a^2 + b^2}:\quad \frac{\partial u}{\partial a} = \frac{a}{u},"
                r"\quad \frac{\partial u}{\partial b} = \frac{b}{u}")
 
