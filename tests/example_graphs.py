@@ -98,6 +98,11 @@ if torch is not None:
     assert "ReluBackward0" in ops and "TanhBackward0" not in ops and ops.count("AddmmBackward0") == 2, ops
 """,
     },
+    "07_convolutions_and_a_training_loop": {
+        "replace": ["F.max_pool2d(grid, 2)", "F.avg_pool2d(grid, 2)"],
+        "before": "assert grid.grad.sum().item() == 4.0 and (grid.grad == 1).sum().item() == 4, grid.grad",
+        "check": "assert (grid.grad == 0.25).all().item() and pooled.flatten().tolist() == [2.75] * 4, grid.grad",
+    },
 }
 
 # The exercises that draw a graph: (notebook, the exercise cell's index, the widget's expression).

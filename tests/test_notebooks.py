@@ -30,7 +30,7 @@ def _has_torch():
 
 
 # the widgets each tutorial shows after Run All (tutorial 6's need PyTorch)
-WIDGETS = {"01": 2, "02": 2, "03": 2, "04": 4, "05": 3, "06": 3 if _has_torch() else 0}
+WIDGETS = {"01": 2, "02": 2, "03": 2, "04": 4, "05": 3, "06": 3 if _has_torch() else 0, "07": 1}
 
 
 @functools.lru_cache(maxsize=None)
@@ -44,8 +44,8 @@ def read_as_learner(path: Path) -> dict:
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
-def test_there_are_six_tutorials():
-    assert len(NOTEBOOKS) == 6, [p.name for p in NOTEBOOKS]
+def test_there_are_seven_tutorials():
+    assert len(NOTEBOOKS) == 7, [p.name for p in NOTEBOOKS]
     assert sorted(TUTORIAL_EXERCISES) == [p.stem for p in NOTEBOOKS]
     for name, cell, _ in EXERCISE_WIDGETS:  # the browser test's screenshots are of the exercise
         assert nbformat.read(str(ROOT / "notebooks" / f"{name}.ipynb"), as_version=4).cells[cell].id == "exercise"

@@ -20,7 +20,9 @@ from .op_info import formula_letters
 from .source_lines import as_json
 from .summary import to_json
 
-VERSION = "1.2"  # 1.1: expr on tensors, local and total on grad_inputs; 1.2: preview codes name infinities (top)
+# 1.1: expr on tensors, local and total on grad_inputs; 1.2: preview codes name infinities (top);
+# 1.3: channels on 4-D summaries
+VERSION = "1.3"
 
 
 def _referenced(records) -> set:

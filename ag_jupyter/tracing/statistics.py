@@ -65,3 +65,21 @@ def preview(grid, step, finite: bool) -> dict:
     return {"rows": int(grid.shape[0]), "cols": int(grid.shape[1]), "step": list(step),
             "lo": stat(low) if kept.size else None, "hi": stat(high) if kept.size else None,
             "top": int(TOP), "q": b64encode(codes.tobytes()).decode("ascii")}
+
+
+CHANNELS = 16  # a 4-D (N, C, H, W) tensor: sample 0's first 16 channels, each at most 16x16
+CHANNEL_SIDE = 16
+
+
+def channel_steps(shape) -> list:
+    """Every how many rows and columns a channel's preview keeps one: at most 16x16."""
+    return [-(-shape[2] // CHANNEL_SIDE), -(-shape[3] // CHANNEL_SIDE)]
+
+
+def channel_previews(grid, shape, finite: bool) -> dict:
+    """The ``channels`` of a 4-D summary: ``preview``'s encoding of the shown channels stacked
+    (channel after channel, each ``rows`` x ``cols``), on one scale so channels compare."""
+    shown, rows, cols = grid.shape
+    out = preview(grid.reshape(shown * rows, cols), channel_steps(shape), finite)
+    out.update(channels=int(shape[1]), shown=int(shown), rows=int(rows))
+    return out

@@ -39,7 +39,7 @@ import numpy
 
 from ..backend import array_module, device_of
 from .copies import CopyBlocks
-from .statistics import preview, sample_stats, stat
+from .statistics import CHANNELS, channel_previews, channel_steps, preview, sample_stats, stat
 
 SMALL = 64
 SAMPLE = 1024
@@ -133,7 +133,7 @@ class Large:
     """The summary of an array of more than ``SMALL`` elements (see the module doc)."""
 
     __slots__ = ("shape", "dtype", "nan", "inf", "norm", "repeats", "sample", "grid", "step", "stats",
-                 "sampled", "_json")
+                 "sampled", "channel_grid", "_json")
 
     def __init__(self, array, exact: bool):
         # Written for speed: this runs for every large tensor while the traced code runs,
@@ -142,6 +142,8 @@ class Large:
         self.dtype = array.dtype
         self.nan = self.inf = 0
         self.stats = self._json = None
+        # an image batch is drawn as its first sample's channels, not one smear of every row
+        self.channel_grid = _channel_grid(array, shape) if len(shape) == 4 and shape[0] else None
         if 0 in array.strides:
             distinct, repeats = _unbroadcast(array)
         else:
@@ -226,6 +228,8 @@ class Large:
         out["norm"] = stat(self.norm)
         if self.grid is not None:
             out["preview"] = preview(self.grid, self.step, finite)
+        if self.channel_grid is not None:
+            out["channels"] = channel_previews(self.channel_grid, self.shape, finite)
         return out
 
     def __repr__(self) -> str:
@@ -254,6 +258,13 @@ def _grid(array, shape, own: bool):
     if not own:
         grid = _kept(grid)
     return grid, step
+
+
+def _channel_grid(array, shape):
+    """Sample 0's first ``CHANNELS`` channels at ``channel_steps``: a host copy, the summary's own
+    (one gather, only for 4-D tensors)."""
+    row_step, col_step = channel_steps(shape)
+    return _host(array[0, :CHANNELS, ::row_step, ::col_step]).copy()
 
 
 _places: dict = {}  # shape -> _plan(shape), for the shapes seen lately

@@ -5,6 +5,7 @@ import { indexTrace, stateAt } from "../src/model/timeline.js";
 import { displayGraph, displayState } from "../src/model/collapse.js";
 import { layoutGraph } from "../src/model/layout.js";
 import { fixture } from "./helpers/fixtures.mjs";
+import { channelMaps } from "../src/model/format.js";
 
 const small = (shape, values) => ({ shape, dtype: "float32", values, nan: 0, inf: 0 });
 
@@ -95,4 +96,22 @@ test("a box is wide enough for the gradient it will show, not only for its value
 
 test("transpose's superscript is written full size in its pill", () => {
   assert.equal(opText({ kind: "op", op: "TBackward0", symbol: "ᵀ" }), "T");
+});
+
+test("an image batch's box draws sample 0's channels side by side, from the document's channel maps", () => {
+  const doc = fixture("small_cnn");
+  const conv = doc.nodes.find((n) => n.kind === "tensor" && String(n.shape) === "2,3,6,6");
+  const maps = channelMaps(conv.value);
+  assert.equal(maps.channels, 3);
+  assert.equal(maps.maps.length, 3);
+  assert.deepEqual([maps.maps[0].rows, maps.maps[0].cols], [6, 6]);
+  const view = valueView(conv.value);
+  // 3 channels: 2 across, 2 down, 6x6 each with one blank cell between
+  assert.deepEqual([view.heat.rows, view.heat.cols, view.heat.shown], [13, 13, 3]);
+  assert.equal(view.heat.cells[6], null, "the gap between channel 0 and channel 1");
+  assert.equal(view.heat.cells[7], maps.maps[1].data[0], "channel 1 starts after the gap");
+  assert.equal(view.heat.cells[7 * 13], maps.maps[2].data[0], "channel 2 starts the second row of maps");
+  assert.equal(view.heat.cells[7 * 13 + 7], null, "no fourth channel");
+  const two = valueView({ ...conv.value, channels: undefined });
+  assert.ok(two.heat && !two.heat.shown, "a 1.2 document's 4-D summary keeps the old thumbnail");
 });

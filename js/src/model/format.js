@@ -162,6 +162,18 @@ export function decodePreview(p) {
   return { rows: p.rows, cols: p.cols, data, lo, hi };
 }
 
+/** A 4-D summary's channels (document 1.3): {channels, shown, step, maps: [{rows, cols, data,
+ *  lo, hi}]}, sample 0's first `shown` channels on one scale; null for a summary without. */
+export function channelMaps(s) {
+  const c = s && s.channels;
+  if (!c) return null;
+  const all = decodePreview({ ...c, rows: c.shown * c.rows }), n = c.rows * c.cols, maps = [];
+  for (let k = 0; k < c.shown; k++) {
+    maps.push({ rows: c.rows, cols: c.cols, data: all.data.subarray(k * n, (k + 1) * n), lo: all.lo, hi: all.hi });
+  }
+  return { channels: c.channels, shown: c.shown, step: c.step, maps };
+}
+
 /** A heatmap grid for any summary: the values of a small one (as 2-D) or the preview. */
 export function heatGrid(s) {
   if (!s) return null;

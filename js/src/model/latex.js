@@ -4,6 +4,7 @@
 // they are escaped into \text{...}; KaTeX renders with trust: false as well.
 import { num, nested, nodeName, tensorName } from "./format.js";
 import { shapeNote } from "./stepnotes.js";
+import { layerNote } from "./layernotes.js";
 
 const SPECIAL = { "\\": "\\textbackslash{}", "{": "\\{", "}": "\\}", "$": "\\$", "&": "\\&", "#": "\\#",
   "^": "\\textasciicircum{}", "_": "\\_", "%": "\\%", "~": "\\textasciitilde{}" };
@@ -182,7 +183,10 @@ export function stepLatex(index, event) {
       : consts.has(arg) ? `${num(consts.get(arg))}` : `\\text{input ${arg + 1}}`;
   });
   const formula = event.formula || (op && op.formula) || null;
-  return { formula: formula && nameFormula(formula, names), incoming, lines, op: op ? op.op : "" };
+  const first = (index.inputs.get(event.node) || []).find((e) => e.arg === 0);
+  const layer = layerNote(op, first && index.nodes.get(first.src), outputOf(index, event.node), event);
+  return { formula: formula && nameFormula(formula, names), incoming, lines, op: op ? op.op : "",
+    ...(layer ? { layer } : {}) };
 }
 
 const paren = (t) => (t.startsWith("-") ? `(${t})` : t);
@@ -198,5 +202,5 @@ function plain(s) {
 export function stepText(index, event) {
   const s = stepLatex(index, event);
   if (!s) return "";
-  return [`${nodeName(index.nodes.get(event.node))}`, ...s.lines.map((l) => l.text)].join("\n");
+  return [`${nodeName(index.nodes.get(event.node))}`, ...(s.layer || []), ...s.lines.map((l) => l.text)].join("\n");
 }

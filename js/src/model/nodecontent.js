@@ -4,10 +4,11 @@
 // take once it arrives, and an op's Python constants (`× 2`, `** 2`). Pure: no
 // DOM; the numbers are the trace document's, formatted, never computed (min/max of
 // a small tensor is a pick among the values it sends).
-import { num, nested, heatGrid, nodeText, tensorName, shapeCompact, toNumber, badgeText } from "./format.js";
+import { num, nested, heatGrid, channelMaps, nodeText, tensorName, shapeCompact, toNumber, badgeText } from "./format.js";
 
 export const GRID_MAX = 4;
 export const THUMB = 8; // thumbnail cells per side, at most
+export const CHANNEL_THUMB = 8; // a channel's cells per side in a 4-D tensor's mosaic, at most
 export const CHAR = 7, LINE = 16, PAD_X = 14, PAD_Y = 6, THUMB_PX = 4, COL_GAP = 10;
 
 /** How a summary is shown: {kind: "scalar", text} | {kind: "grid", rows: [[text]]}
@@ -23,10 +24,12 @@ export function valueView(s) {
       return { kind: "grid", rows };
     }
   }
-  const heat = heatGrid(s);
+  const channels = channelMaps(s);
+  const heat = channels ? null : heatGrid(s);
   const min = Array.isArray(s.values) ? pick(s.values, (a, b) => a < b) : s.min;
   const max = Array.isArray(s.values) ? pick(s.values, (a, b) => a > b) : s.max;
-  return { kind: "large", heat: heat ? thumbnail(heat) : null, min: num(min), max: num(max) };
+  return { kind: "large", heat: channels ? channelMosaic(channels) : heat ? thumbnail(heat) : null,
+    min: num(min), max: num(max) };
 }
 
 // The smallest (or largest) finite value, as sent; NaN when none is finite.
@@ -39,9 +42,23 @@ function pick(values, better) {
   return best === null ? "NaN" : best;
 }
 
-// At most THUMB x THUMB cells of a heat grid, every k-th row and column.
-function thumbnail(h) {
-  const sr = Math.max(1, Math.ceil(h.rows / THUMB)), sc = Math.max(1, Math.ceil(h.cols / THUMB));
+/** An image batch's box: sample 0's channels side by side (a near-square grid of them, a
+ * blank cell between), each at most CHANNEL_THUMB cells a side; blank cells are null. */
+export function channelMosaic(channels) {
+  const tiles = channels.maps.map((m) => thumbnail(m, CHANNEL_THUMB));
+  const across = Math.ceil(Math.sqrt(tiles.length)), down = Math.ceil(tiles.length / across);
+  const { rows: th, cols: tw } = tiles[0];
+  const rows = down * (th + 1) - 1, cols = across * (tw + 1) - 1, cells = new Array(rows * cols).fill(null);
+  tiles.forEach((t, k) => {
+    const top = Math.floor(k / across) * (th + 1), left = (k % across) * (tw + 1);
+    t.cells.forEach((v, i) => { cells[(top + Math.floor(i / tw)) * cols + left + (i % tw)] = v; });
+  });
+  return { rows, cols, cells, lo: tiles[0].lo, hi: tiles[0].hi, channels: channels.channels, shown: tiles.length };
+}
+
+// At most `side` x `side` cells of a heat grid, every k-th row and column.
+function thumbnail(h, side = THUMB) {
+  const sr = Math.max(1, Math.ceil(h.rows / side)), sc = Math.max(1, Math.ceil(h.cols / side));
   const rows = Math.ceil(h.rows / sr), cols = Math.ceil(h.cols / sc), cells = [];
   for (let r = 0; r < rows; r++) for (let c = 0; c < cols; c++) cells.push(h.data[r * sr * h.cols + c * sc]);
   return { rows, cols, cells, lo: h.lo, hi: h.hi };

@@ -1,7 +1,7 @@
 // The inspector: what the selected node holds. Numbers for small tensors, a
 // heatmap (canvas) for matrices, grad at the step on screen, shape, dtype, device,
 // grad_fn, saved tensors, source line. All text via textContent.
-import { summaryText, shapeText, heatGrid, heatColor, nodeName, num } from "../model/format.js";
+import { summaryText, shapeText, heatGrid, heatColor, channelMaps, nodeName, num } from "../model/format.js";
 import { tensorRole } from "../model/timeline.js";
 import { SCOPE_PREFIX } from "../model/collapse.js";
 
@@ -71,8 +71,10 @@ export function createInspector(container, { onOpen = () => {} } = {}) {
     if (!s) return;
     const box = el("div", "ag-summary");
     box.append(el("div", "ag-summary-title", title), el("div", "ag-summary-text", summaryText(s, { max: 64 })));
-    const grid = heatGrid(s);
+    const channels = channelMaps(s);
+    const grid = channels ? null : heatGrid(s);
     if (grid && (grid.rows > 1 || grid.cols > 4)) box.append(heatmap(grid, s));
+    if (channels) box.append(channelGrid(channels, s));
     root.append(box);
   }
 
@@ -102,9 +104,24 @@ function savedText(index, s) {
   return role ? `${who} (${role})` : who;
 }
 
+// An image batch: sample 0's channels, a small heatmap each on one scale, named c0, c1, ...
+function channelGrid(channels, s) {
+  const box = el("div", "ag-channels");
+  const more = channels.channels > channels.shown ? ` (the first ${channels.shown})` : "";
+  box.append(el("div", "ag-channels-title", `sample 0: ${channels.channels} channels${more}`));
+  channels.maps.forEach((map, k) => {
+    const tile = el("div", "ag-channel");
+    const canvas = heatmap(map, { ...s, preview: { step: channels.step } }, 64);
+    canvas.title = `channel ${k}: ${canvas.title}`;
+    tile.append(canvas, el("div", "ag-channel-name", `c${k}`));
+    box.append(tile);
+  });
+  return box;
+}
+
 // A heatmap on a canvas: one cell per entry (of the preview, for large tensors).
-function heatmap(grid, s) {
-  const cell = Math.max(4, Math.min(18, Math.floor(200 / Math.max(grid.rows, grid.cols))));
+function heatmap(grid, s, fit = 200) {
+  const cell = Math.max(4, Math.min(18, Math.floor(fit / Math.max(grid.rows, grid.cols))));
   const canvas = document.createElement("canvas");
   canvas.className = "ag-heatmap";
   canvas.width = grid.cols * cell;

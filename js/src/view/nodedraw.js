@@ -53,7 +53,9 @@ export function drawTensor(g, d, box) {
     let x = left;
     if (v.heat) {
       const t = el(g, "g", { class: "ag-thumb" });
+      if (v.heat.shown) t.setAttribute("data-channels", `${v.heat.shown} of ${v.heat.channels}`);
       v.heat.cells.forEach((cell, i) => {
+        if (cell === null) return; // the gap between two channels' maps
         el(t, "rect", { x: x + (i % v.heat.cols) * THUMB_PX, y: y0 + Math.floor(i / v.heat.cols) * THUMB_PX,
           width: THUMB_PX, height: THUMB_PX, fill: heatColor(cell, v.heat.lo, v.heat.hi) });
       });

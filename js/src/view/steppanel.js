@@ -35,7 +35,8 @@ export function createStepPanel(container) {
     const s = stepLatex(index, state.event);
     shownMath = !defer || !s;
     if (defer && s) {
-      math.replaceChildren(...s.lines.flatMap((line) => [plain(line.text, "ag-product"),
+      math.replaceChildren(...(s.layer || []).map((words) => plain(words, "ag-layer-note")),
+        ...s.lines.flatMap((line) => [plain(line.text, "ag-product"),
         ...(line.total ? [plain(line.total.text, "ag-total")] : []),
         ...(line.note ? [plain(line.note, "ag-shape-note")] : [])]));
       timer = setTimeout(() => { typeset(s); shownMath = true; }, DEFER_MS);
@@ -55,6 +56,7 @@ export function createStepPanel(container) {
     math.replaceChildren();
     if (!s) return;
     if (s.formula) tex(`\\text{local: }${s.formula}`, "ag-formula");
+    for (const words of s.layer || []) math.appendChild(plain(words, "ag-layer-note"));
     tex(s.incoming, "ag-incoming");
     for (const line of s.lines) {
       tex(line.tex, "ag-product", line.text);
