@@ -65,8 +65,9 @@ class NoGraph:
 
 def no_graph(made: list) -> NoGraph:
     """The note for a cell whose variables ``made`` hold no tensor that requires grad."""
-    tensors = [name for name, value in made if value.__class__ in TENSOR_TYPES or is_torch_tensor(value)]
-    plain = [name for name, value in made if isinstance(value, (numbers.Number, numpy.ndarray))]
+    # by name: the namespace's order is that of each name's first binding in the session, not in this cell
+    tensors = sorted(name for name, value in made if value.__class__ in TENSOR_TYPES or is_torch_tensor(value))
+    plain = sorted(name for name, value in made if isinstance(value, (numbers.Number, numpy.ndarray)))
     start = "%%autograd: no graph to draw. "
     if tensors:
         return NoGraph(start + f"The cell made only tensors that do not require grad ({', '.join(tensors)}), "
