@@ -17,7 +17,6 @@ machine whose cores are shared, 1 compares the engines rather than the thread po
 """
 from __future__ import annotations
 
-import argparse
 import os
 import statistics
 import sys
@@ -45,8 +44,8 @@ import numpy as np  # noqa: E402
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from bench_engine import blas_description, limit_threads  # noqa: E402
-from timing import measure_repeats, optional_torch, paired_ratio, table, verdict  # noqa: E402
+from bench_engine import start  # noqa: E402
+from timing import measure_repeats, paired_ratio, table, verdict  # noqa: E402
 
 import ag_jupyter as ag  # noqa: E402
 
@@ -113,12 +112,12 @@ def _makemore_step(lib, tables, X, Y, lr=0.1):
 def makemore_contenders(torch=None, batch: int = 32, hidden: int = 200, seed: int = 0) -> dict:
     rng = np.random.default_rng(seed)
     shapes = [(27, 10), (30, hidden), (hidden,), (hidden, 27), (27,)]
-    start = [rng.standard_normal(shape).astype(np.float32) * scale
+    initial = [rng.standard_normal(shape).astype(np.float32) * scale
              for shape, scale in zip(shapes, (1.0, 0.2, 0.01, 0.01, 0.0))]
     X, Y = rng.integers(0, 27, (batch, 3)), rng.integers(0, 27, batch)
 
     def tensors(lib):
-        return [lib.tensor(array.copy(), requires_grad=True) for array in start]
+        return [lib.tensor(array.copy(), requires_grad=True) for array in initial]
 
     contenders = {"ag_jupyter": _makemore_step(ag, tensors(ag), ag.tensor(X), ag.tensor(Y))}
     if torch is not None:
@@ -127,21 +126,9 @@ def makemore_contenders(torch=None, batch: int = 32, hidden: int = 200, seed: in
 
 
 def main(argv=None) -> dict:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--quick", action="store_true", help="fewer repeats (a smoke run, not for reporting)")
-    parser.add_argument("--threads", type=int, help="BLAS and PyTorch threads (default: theirs)")
-    args = parser.parse_args(argv)
-    torch = optional_torch()
-    limit_threads(args.threads, torch)
-    repeats = 5 if args.quick else 21
-    print(f"ag_jupyter {ag.__version__}, NumPy {np.__version__}, PyTorch "
-          f"{torch.__version__ if torch else 'not installed'}; {os.cpu_count()} cores; medians of {repeats} "
-          f"interleaved repeats")
-    print(f"NumPy BLAS: {blas_description()}")
+    args, torch, repeats = start(__doc__, argv)
     if torch is None:
         print("PyTorch is not installed: timing ag_jupyter alone, no ratios")
-    else:
-        print(f"PyTorch threads: {torch.get_num_threads()}")
     ratios = {}
     for row, title, contenders, times in (
             ("LeNet-5 step / PyTorch", "LeNet-5 training step, batch 64 of 1x28x28, SGD",

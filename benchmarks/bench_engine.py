@@ -107,8 +107,10 @@ def traced(run):
     return run_traced
 
 
-def main(argv=None) -> dict:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+def start(description: str, argv=None):
+    """A benchmark's ``--quick``/``--threads`` arguments, its threads set and the versions
+    printed: ``(arguments, torch or None, repeats)``, shared by bench_engine and bench_cnn."""
+    parser = argparse.ArgumentParser(description=description, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true", help="fewer repeats (a smoke run, not for reporting)")
     parser.add_argument("--threads", type=int, help="BLAS and PyTorch threads (default: theirs)")
     args = parser.parse_args(argv)
@@ -121,6 +123,11 @@ def main(argv=None) -> dict:
     print(f"NumPy BLAS: {blas_description()}")
     if torch is not None:
         print(f"PyTorch threads: {torch.get_num_threads()}")
+    return args, torch, repeats
+
+
+def main(argv=None) -> dict:
+    args, torch, repeats = start(__doc__, argv)
     ratios = {}  # target row -> (median, low, high) of the per-repeat ratios
 
     def run(title, contenders, times, reference="raw NumPy", **options):
