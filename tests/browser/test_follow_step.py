@@ -13,6 +13,10 @@ from view_page import counter, ignore_favicon, open_document
 pytestmark = pytest.mark.browser
 
 
+def transform(page):
+    return page.get_attribute(".ag-viewport", "transform")
+
+
 def step_count(page):
     return int(counter(page).split(" / ")[1])
 
@@ -51,7 +55,8 @@ def test_stepping_a_200_node_graph_keeps_the_current_node_in_view_and_readable(p
     assert page.locator("g.ag-node").count() >= 190
     assert drive(page, step_count(page)) == []
     page.locator(".ag-graph").screenshot(path=str(ARTIFACTS / "follow-step-200.png"))
-    # f fits everything (text may be small then); the next step brings it back to readable
+    # f fits everything (text may be small then) and the fit stays through steps; the
+    # learner's own zoom hands the view back to the camera: the next step is readable
     page.keyboard.press("f")
     whole = page.evaluate("""() => {
       const view = document.querySelector('.ag-svg').getBoundingClientRect();
@@ -60,7 +65,14 @@ def test_stepping_a_200_node_graph_keeps_the_current_node_in_view_and_readable(p
         && r.top >= view.top - 1 && r.bottom <= view.bottom + 1;
     }""")
     assert whole
+    fitted = transform(page)
     page.keyboard.press("Home")
+    page.keyboard.press("ArrowRight")
+    seen = current_in_view(page, min_text=0)
+    assert seen["inside"] and transform(page) == fitted, seen
+    box = page.locator(".ag-svg").bounding_box()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.wheel(0, -120)  # the widget has focus: the wheel zooms it
     page.keyboard.press("ArrowRight")
     seen = current_in_view(page)
     assert seen["inside"] and seen["text"] >= 10.95, seen

@@ -10,6 +10,7 @@ import { findOutlines } from "../model/outlines.js";
 import { comparePasses, passOptions } from "../model/passes.js";
 import { createGraphView } from "../view/render.js";
 import { createCamera } from "../view/camera.js";
+import { viewpoint } from "../model/viewpoint.js";
 import { createControls } from "../view/controls.js";
 import { createInspector } from "../view/inspector.js";
 import { createCodeStrip } from "../view/codestrip.js";
@@ -41,8 +42,9 @@ export function mountWidget(model, el, host) {
   canvas.className = "ag-canvas";
   main.appendChild(canvas);
   const graph = createGraphView(canvas, { onSelect: (id) => set({ selected: id }), onOpen: toggleScope,
-    onCollapse: (scope) => set({ collapsed: [...get("collapsed").filter((s) => s !== scope), scope], selected: "" }) });
-  const camera = createCamera(graph, canvas, () => display && display.groupOf.get(stateAt(index, get("step")).current));
+    onCollapse: (scope) => set({ collapsed: [...get("collapsed").filter((s) => s !== scope), scope], selected: "" }),
+    onLearnerMove: () => camera.learnerMoved() });
+  const camera = createCamera(graph, canvas, () => display && viewpoint(index, stateAt(index, get("step")), display));
   const inspector = createInspector(main, { onOpen: toggleScope });
   const legend = createLegend(root);
   const predict = createPredictPanel(root, { getPredictions: () => get("predictions"),
@@ -91,7 +93,7 @@ export function mountWidget(model, el, host) {
     graph.update(ds, { selected, added: passMarks && passMarks.added,
       unused: passMarks && new Set(passMarks.unused.map((id) => display.groupOf.get(id))),
       errorType: state.error ? state.error.type : "" });
-    camera.followStep(state.step, ds.current);
+    camera.followStep(state.step, viewpoint(index, state, display));
     root.classList.toggle("ag-animate", !!get("animate"));
     root.dataset.phase = state.phase;
     const { min, max } = passRange(index, get("pass_index"));
@@ -123,7 +125,7 @@ export function mountWidget(model, el, host) {
       case "goto": host.dispatch({ type: "goto", step: value }); break;
       case "speed": set({ speed: value }); break;
       case "direction": set({ direction: get("direction") === "TB" ? "LR" : "TB" }); break;
-      case "fit": graph.fit(); break;
+      case "fit": camera.chooseFit(); break;
       case "collapse": toggleScope(get("selected")); break;
       case "constants": set({ hide_constants: !get("hide_constants") }); break;
       case "predict": set({ predict: !get("predict"), playing: false }); break;

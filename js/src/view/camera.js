@@ -1,33 +1,59 @@
 // Where the graph view looks: the camera policy over render.js's fit and reveal. The
-// automatic view keeps labels readable (as stepping does); "fit" and f show everything.
+// automatic view keeps labels readable (as stepping does) and follows the step (what to
+// show comes from model/viewpoint.js); "fit" and f show everything, and that view stays,
+// through steps and clicks, until the learner zooms or pans themselves.
 import { READABLE_SCALE } from "./render.js";
 
-/** ``focus()`` gives the display node of the current event (or null). */
-export function createCamera(graph, canvas, focus) {
-  let shownStep = -1, shownSelected = "", sized = false;
+/** ``look()`` gives viewpoint()'s answer for the step on screen (or null before a graph). */
+export function createCamera(graph, canvas, look) {
+  let shownStep = -1, shownSelected = "", sized = false, learnerFit = false;
 
-  /** Everything at a readable zoom, or centred on the current node when all can't show. */
+  /** The view for a new layout: the learner's fit if they chose one; a big graph waiting
+   *  for its backward whole; else everything at a readable zoom, or centred on the
+   *  current node when all can't show. */
   function autoFit() {
-    graph.fit({ minScale: READABLE_SCALE, focus: focus() });
+    if (learnerFit) { graph.fit(); return; }
+    const view = look() || { kind: "none" };
+    if (view.kind === "whole") graph.fit();
+    else graph.fit({ minScale: READABLE_SCALE, focus: view.kind === "node" ? view.id : null });
   }
 
-  /** Whenever the step changes (played, stepped by key, button, scrubber or from Python),
-   *  the current node glides into view at a readable zoom; never when the learner only
-   *  pans or selects. */
-  function followStep(step, current) {
-    if (current && step !== shownStep) graph.reveal(current, { jump: shownStep < 0 });
+  /** The learner asked to see everything ("fit", f). */
+  function chooseFit() {
+    learnerFit = true;
+    graph.fit();
+  }
+
+  /** The learner zoomed or panned: the automatic view takes over again at the next step. */
+  function learnerMoved() {
+    learnerFit = false;
+  }
+
+  /** Whenever the step changes (played, stepped by key, button, scrubber or from Python):
+   *  the current node glides into view at a readable zoom, the end of a pass fits its
+   *  answer, a big graph at its forward's end shows whole; under the learner's fit the
+   *  view stays (everything is in it). Never when the learner only pans or selects. */
+  function followStep(step, view) {
+    if (step === shownStep) return;
+    const jump = shownStep < 0;
     shownStep = step;
+    if (learnerFit) {
+      if (view.kind === "node") graph.reveal(view.id, { zoom: false, jump });
+    } else if (view.kind === "node") graph.reveal(view.id, { jump });
+    else if (view.kind === "answer") graph.fitNodes(view.ids, { jump });
+    else if (view.kind === "whole") graph.fit();
   }
 
   /** The inspector folds away while nothing is selected, so ``showInspector()`` changes the
-   *  canvas's width when the selection comes or goes: a graph seen whole stays whole; else
-   *  the current node and then the node just clicked stay in view (the clicked one wins if
-   *  both can't). */
+   *  canvas's width when the selection comes or goes: a graph seen whole stays whole (the
+   *  learner's fit unmoved while it still fits); else the current node and then the node
+   *  just clicked stay in view (the clicked one wins if both can't). */
   function aroundInspector(selected, current, showInspector) {
     const resized = !selected !== !shownSelected;
     const whole = resized && graph.wholeInView();
     showInspector();
-    if (whole) autoFit();
+    if (resized && learnerFit) { if (!graph.wholeInView()) graph.fit(); }
+    else if (whole) autoFit();
     else if (resized && current) graph.reveal(current, { zoom: false });
     if (selected && !shownSelected) graph.reveal(selected, { zoom: false });
     shownSelected = selected;
@@ -43,7 +69,7 @@ export function createCamera(graph, canvas, focus) {
   if (resize) resize.observe(canvas);
 
   return {
-    autoFit, followStep, aroundInspector,
+    autoFit, chooseFit, learnerMoved, followStep, aroundInspector,
     destroy() { cancelAnimationFrame(raf); if (resize) resize.disconnect(); },
   };
 }

@@ -21,7 +21,8 @@ export const READABLE_SCALE = 1;
 const GLIDE_MS = 240;
 const reducedMotion = () => typeof matchMedia === "function" && matchMedia("(prefers-reduced-motion: reduce)").matches;
 
-export function createGraphView(container, { onSelect = () => {}, onOpen = () => {}, onCollapse = () => {} } = {}) {
+export function createGraphView(container, { onSelect = () => {}, onOpen = () => {}, onCollapse = () => {},
+  onLearnerMove = () => {} } = {}) {
   const svg = select(container).append("svg").attr("class", "ag-svg").attr("xmlns", SVG);
   const defs = svg.append("defs");
   for (const [id, cls] of [["ag-arrow", "ag-arrowhead"], ["ag-arrow-lit", "ag-arrowhead ag-lit"], ["ag-arrow-back", "ag-arrowhead ag-back"]]) {
@@ -54,6 +55,7 @@ export function createGraphView(container, { onSelect = () => {}, onOpen = () =>
   const minimap = createMinimap(container, { onPan: (x, y) => {
     const t = transformOf(svg.node()), el = svg.node();
     glideTo(zoomIdentity.translate((el.clientWidth || 800) / 2 - x * t.k, (el.clientHeight || 400) / 2 - y * t.k).scale(t.k), 0);
+    onLearnerMove();
   } });
 
   let nodes = new Map(), edges = new Map(), layout = null, direction = "LR", outlined = [];
@@ -208,8 +210,21 @@ export function createGraphView(container, { onSelect = () => {}, onOpen = () =>
     }
     if (t.k >= READABLE_SCALE - 1e-6 && x - hw >= 0 && x + hw <= w && y - hh >= 0 && y + hh <= h &&
       !underMinimap(x + hw, y + hh, w, h)) return;
-    const k = Math.max(t.k, READABLE_SCALE);
+    // readable, but never so close that a box bigger than the canvas is cut
+    const k = Math.min(Math.max(t.k, READABLE_SCALE), (w - 20) / n.box.width, (h - 32) / n.box.height);
     glideTo(zoomIdentity.translate(w / 2 - n.box.x * k, h / 2 - n.box.y * k).scale(k), duration);
+  }
+
+  /** Zoom (at most 1.5x) to show nodes ``ids`` whole (their notes above and a margin), centred. */
+  function fitNodes(ids, { jump = false } = {}) {
+    const boxes = ids.map((id) => nodes.get(id)).filter(Boolean).map((n) => n.box);
+    if (!boxes.length) return;
+    const el = svg.node(), w = el.clientWidth || 800, h = el.clientHeight || 400, pad = 24;
+    const left = Math.min(...boxes.map((b) => b.x - b.width / 2)), right = Math.max(...boxes.map((b) => b.x + b.width / 2));
+    const top = Math.min(...boxes.map((b) => b.y - b.height / 2 - 16)), bottom = Math.max(...boxes.map((b) => b.y + b.height / 2));
+    const k = Math.min(1.5, (w - 2 * pad) / Math.max(1, right - left), (h - 2 * pad) / Math.max(1, bottom - top));
+    glideTo(zoomIdentity.translate(w / 2 - ((left + right) / 2) * k, h / 2 - ((top + bottom) / 2) * k).scale(k),
+      jump || reducedMotion() ? 0 : GLIDE_MS);
   }
 
   /** Whether the whole graph is on screen (judged where a glide is going). */
@@ -246,11 +261,11 @@ export function createGraphView(container, { onSelect = () => {}, onOpen = () =>
     };
     glide = requestAnimationFrame(frame);
   }
-  zoomer.on("zoom.glide", (ev) => { if (ev.sourceEvent) { cancelAnimationFrame(glide); glide = 0; } });
+  zoomer.on("zoom.glide", (ev) => { if (ev.sourceEvent) { cancelAnimationFrame(glide); glide = 0; onLearnerMove(); } });
 
   svg.on("click", () => onSelect(""));
   return {
-    svg: svg.node(), setGraph, update, fit, reveal, wholeInView,
+    svg: svg.node(), setGraph, update, fit, fitNodes, reveal, wholeInView,
     destroy: () => { cancelAnimationFrame(glide); svg.on(".zoom", null); svg.remove(); minimap.destroy(); },
   };
 }
