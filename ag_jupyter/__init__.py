@@ -8,7 +8,7 @@ A define-by-run autograd tensor with PyTorch's API, on NumPy (CPU) or CuPy (GPU)
 >>> x.grad
 tensor([2., 4.])
 """
-from . import autograd, backends, cuda, nn, optim, random, utils
+from . import autograd, backends, cuda, distributions, nn, optim, random, utils
 from .arrays import get_default_device, set_default_device
 from .autograd.grad_mode import enable_grad, inference_mode, is_grad_enabled, no_grad, set_grad_enabled
 from .backend import device
@@ -75,6 +75,7 @@ from .ops.elementwise import (
 )
 from .ops.elementwise import clamp as clip
 from .ops.gather import gather, index_select, masked_fill, scatter, scatter_add
+from .ops.histograms import histc, histogram
 from .ops.indexing import index
 from .ops.interpolation import lerp
 from .ops.linalg import addmm, baddbmm, bmm, dot, matmul, mm, mv, outer, vdot

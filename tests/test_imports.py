@@ -25,7 +25,8 @@ LAYERS = [
                 "ag_jupyter.tensor_families",
                 "ag_jupyter.tensor_inplace", "ag_jupyter.creation", "ag_jupyter.tensor_random",
                 "ag_jupyter.random"]),
-    ("library", ["ag_jupyter.nn", "ag_jupyter.optim", "ag_jupyter.serialization", "ag_jupyter.utils"]),
+    ("library", ["ag_jupyter.nn", "ag_jupyter.optim", "ag_jupyter.serialization", "ag_jupyter.utils",
+                 "ag_jupyter.distributions"]),
     ("tracing", ["ag_jupyter.tracing"]),
     ("front", ["ag_jupyter.widgets", "ag_jupyter.magics", "ag_jupyter.export", "ag_jupyter.torch_switch"]),
     ("package", ["ag_jupyter"]),  # __init__.py: the public names, gathered from every layer
