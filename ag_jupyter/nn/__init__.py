@@ -20,7 +20,7 @@ from .loss import BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, HuberLoss, L1Los
 from .module import Module
 from .normalization import BatchNorm1d, BatchNorm2d, LayerNorm
 from .parameter import Parameter
-from .pooling import AdaptiveAvgPool2d, AvgPool2d, MaxPool1d, MaxPool2d
+from .pooling import AdaptiveAvgPool2d, AdaptiveMaxPool2d, AvgPool2d, MaxPool1d, MaxPool2d
 from .sparse import Embedding
 
 __all__ = [
@@ -37,3 +37,4 @@ __all__ += ["utils"]
 __all__ += ["Conv1d", "Conv2d", "MaxPool1d", "MaxPool2d", "AvgPool2d", "AdaptiveAvgPool2d"]
 __all__ += ["LazyLinear", "LazyConv1d", "LazyConv2d", "UninitializedParameter"]
 __all__ += ["MultiheadAttention"]
+__all__ += ["AdaptiveMaxPool2d"]
