@@ -87,6 +87,7 @@ from .ops.shape import cat, flatten, permute, reshape, squeeze, stack, t, transp
 from .ops.sorting import amax, amin, aminmax, argsort, sort, topk
 from .ops.trigonometric import acos, asin, atan, atan2, cosh, erf, erfc, hypot, sinh
 from .ops.unary import clamp_max, clamp_min
+from .out_argument import install as _install_out_keyword
 from .random import (
     bernoulli,
     get_rng_state,
@@ -135,6 +136,8 @@ half, float, double, long, int = float16, float32, float64, int64, int32  # noqa
 short = int16
 
 __version__ = "0.1.0"
+
+_install_out_keyword(globals())  # issue 30: torch.add(a, b, out=c) and the like (out_argument.py)
 
 
 def is_tensor(obj) -> bool:

@@ -61,7 +61,10 @@ def _run_attention(m, query, key, in_weight, in_bias, out_weight, out_bias, head
         keywords["key_padding_mask"] = m.as_tensor(padding)
     if mask == "causal":  # query i sees keys 0..i (and the rest when there are fewer queries)
         keywords["attn_mask"] = m.as_tensor(np.triu(np.ones((target, source), bool), 1 + max(source - target, 0)))
-    output, weights = functional(m).multi_head_attention_forward(
+    # the engine's is ag.nn.attention's (nn.functional cannot import it back: attention uses F.linear)
+    forward = functional(m).multi_head_attention_forward if getattr(m, "__name__", "") == "torch" else \
+        m.nn.attention.multi_head_attention_forward
+    output, weights = forward(
         query, key, key * 2, embed, heads, in_weight, in_bias, None, None, False, 0.0, out_weight, out_bias,
         training=False, average_attn_weights=average, **keywords)
     return output.sum(-1, keepdim=True) * 0.5 + weights.sum(-1).reshape(output.shape[1], -1, 1).mean()

@@ -24,7 +24,7 @@ LAYERS = [
     ("tensor", ["ag_jupyter.tensor", "ag_jupyter.tensor_math", "ag_jupyter.tensor_compare",
                 "ag_jupyter.tensor_families",
                 "ag_jupyter.tensor_inplace", "ag_jupyter.creation", "ag_jupyter.tensor_random",
-                "ag_jupyter.random"]),
+                "ag_jupyter.random", "ag_jupyter.out_argument"]),
     ("library", ["ag_jupyter.nn", "ag_jupyter.optim", "ag_jupyter.serialization", "ag_jupyter.utils",
                  "ag_jupyter.distributions"]),
     ("tracing", ["ag_jupyter.tracing"]),

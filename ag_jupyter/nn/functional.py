@@ -36,7 +36,6 @@ from ..ops.pooling import adaptive_avg_pool2d, avg_pool2d, max_pool1d, max_pool2
 from ..ops.windows import fold, unfold  # noqa: F401
 from ..tensor import TENSOR_TYPES, Tensor, _wrap
 from ..tensor_inplace import inplace as _inplace
-from .attention import multi_head_attention_forward  # noqa: F401
 
 
 def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
