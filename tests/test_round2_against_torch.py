@@ -151,6 +151,21 @@ def test_a_lazy_layer_initializes_at_its_first_call_as_pytorch(make, shape):
         _same(ours, theirs)
 
 
+@pytest.mark.parametrize("make,state,shape", [
+    (lambda nn: nn.LazyLinear(4), {"weight": (4, 3), "bias": (4,)}, (2, 3)),
+    (lambda nn: nn.LazyConv2d(4, 2), {"weight": (4, 3, 2, 2), "bias": (4,)}, (1, 3, 3, 3))])
+def test_a_lazy_layer_loads_a_state_dict_before_its_first_call(make, state, shape):
+    rng = np.random.default_rng(2)
+    arrays = {name: rng.standard_normal(size) for name, size in state.items()}
+    ours, theirs = make(ag.nn), make(torch.nn)
+    ours.load_state_dict({name: ag.tensor(a, dtype=ag.float32) for name, a in arrays.items()})
+    theirs.load_state_dict({name: torch.tensor(a, dtype=torch.float32) for name, a in arrays.items()})
+    assert repr(ours) == repr(theirs)
+    x = rng.standard_normal(shape)
+    _same(ours(ag.tensor(x, dtype=ag.float32)), theirs(torch.tensor(x, dtype=torch.float32)))
+    assert repr(ours) == repr(theirs)
+
+
 def test_an_uninitialized_parameter_refuses_its_shape_as_pytorch():
     _both_raise(lambda: ag.nn.LazyLinear(3).weight.shape, lambda: torch.nn.LazyLinear(3).weight.shape)
     _both_raise(lambda: ag.nn.LazyConv2d(3, 2)(ag.ones(2, 2)), lambda: torch.nn.LazyConv2d(3, 2)(torch.ones(2, 2)))

@@ -88,6 +88,8 @@ class LazyLinear(Linear):
                 self.bias.materialize((self.out_features,))
             self.__class__ = Linear
             self.reset_parameters()
+        else:  # weights loaded from a state dict before the first call: PyTorch keeps them
+            self.in_features, self.__class__ = self.weight.shape[1], Linear
         return Linear.forward(self, input)
 
 
@@ -121,7 +123,9 @@ class _LazyConvNd(_ConvNd):
             self.__class__ = becomes = self.becomes
             self.reset_parameters()
             return becomes.forward(self, input)
-        return super().forward(input)
+        # weights loaded from a state dict before the first call: kept (in_channels stays 0, as PyTorch's)
+        self.__class__ = becomes = self.becomes
+        return becomes.forward(self, input)
 
 
 class LazyConv1d(_LazyConvNd):
