@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import numpy
 
+from .. import deferred_checks
 from ..autograd.algebra import provide
 from ..autograd.function import Op
 from ..autograd.views import ViewOp
@@ -82,7 +83,8 @@ def _is_int_scalar(part) -> bool:
 def check_gpu_bounds(x, key) -> None:
     """CuPy wraps an out-of-range integer index around where NumPy and PyTorch raise, and
     would hand back a wrong number: on the GPU the index arrays are checked first (their
-    minima and maxima come back in one transfer, the one wait for the GPU this costs)."""
+    minima and maxima come back in one transfer, the one wait for the GPU this costs). For
+    a write, which would change the wrong entry for good."""
     if not is_cuda_array(x):
         return
     indexed = list(_index_arrays(x, key))
@@ -95,7 +97,22 @@ def check_gpu_bounds(x, key) -> None:
         size = x.shape[dim]
         bad = low if low < -size else high if high >= size else None
         if bad is not None:
-            raise IndexError(f"index {bad} is out of bounds for dimension {dim} with size {size}")
+            raise IndexError(_out_of_bounds(dim, size).format(bad))
+
+
+def defer_gpu_bounds_check(x, key) -> None:
+    """The same check for a read, queued on the GPU without a wait: it raises at the latest
+    when a value next comes back to the host (``deferred_checks.py``)."""
+    if not is_cuda_array(x):
+        return
+    xp = array_module(x)
+    for dim, part in _index_arrays(x, key):
+        size = x.shape[dim]
+        deferred_checks.defer(xp, part, -size, size - 1, _out_of_bounds(dim, size))
+
+
+def _out_of_bounds(dim: int, size: int) -> str:
+    return f"index {{}} is out of bounds for dimension {dim} with size {size}"
 
 
 def _index_arrays(x, key):
@@ -154,7 +171,7 @@ class Index(ViewOp):
             _refuse_negative_step(key)
         else:
             key = without_empty_ellipsis(array_key(key), x.ndim)
-            check_gpu_bounds(x, key)
+            defer_gpu_bounds_check(x, key)
             if _is_basic(key):
                 parts = key if isinstance(key, tuple) else (key,)
                 for part in parts:
