@@ -60,6 +60,23 @@ _SOURCES = {
                      }
                      result = value;
                      """),
+    # x[rows, cols] of a 2-D x, the two index arrays broadcast together (negative indices count
+    # from the end; an out-of-range one gives 0 here, reported by deferred_checks)
+    "pick_pairs": ("raw T x, I rows, J cols, int64 height, int64 width", "T out",
+                   """
+                   long long r = (long long)rows, c = (long long)cols;
+                   if (r < 0) r += height;
+                   if (c < 0) c += width;
+                   out = (r >= 0 && r < height && c >= 0 && c < width) ? x[r * width + c] : T(0);
+                   """),
+    # its gradient: grad added into zeros at [rows, cols], repeated pairs adding up
+    "add_at_pairs": ("T grad, I rows, J cols, int64 height, int64 width", "raw T out",
+                     """
+                     long long r = (long long)rows, c = (long long)cols;
+                     if (r < 0) r += height;
+                     if (c < 0) c += width;
+                     if (r >= 0 && r < height && c >= 0 && c < width) atomicAdd(&out[r * width + c], grad);
+                     """),
 }
 _kernels: dict = {}
 
@@ -78,6 +95,27 @@ def fusable(*arrays) -> bool:
     first = arrays[0]
     return backend.is_cuda_array(first) and first.dtype in FUSED_DTYPES and \
         all(backend.is_cuda_array(a) and a.dtype == first.dtype for a in arrays[1:])
+
+
+def pairs_key(x, key) -> bool:
+    """True for ``x[rows, cols]`` of a 2-D float array on the GPU with two integer CuPy
+    index arrays: what ``pick_pairs`` and ``add_at_pairs`` take."""
+    if key.__class__ is not tuple or len(key) != 2 or x.ndim != 2 or not fusable(x):
+        return False
+    return all(backend.is_cuda_array(part) and part.dtype.kind in "iu" and part.device.id == x.device.id
+               for part in key)
+
+
+def pick_pairs(x, key):
+    rows, cols = key
+    return _kernel("pick_pairs")(x, rows, cols, x.shape[0], x.shape[1])
+
+
+def add_at_pairs(grad, key, shape):
+    rows, cols = key
+    out = backend.require_cupy().zeros(shape, dtype=grad.dtype)
+    _kernel("add_at_pairs")(grad, rows, cols, shape[0], shape[1], out)
+    return out
 
 
 def relu_backward(grad, out):

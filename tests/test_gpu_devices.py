@@ -81,7 +81,7 @@ def test_an_index_out_of_range_on_the_gpu_raises_as_on_the_cpu(write):
     for device in ("cpu", "cuda"):
         x = ag.zeros((2, 3), device=device, requires_grad=True) * 1
         key = (ag.tensor([0, 1], device=device), ag.tensor([1, 3], device=device))
-        with pytest.raises(IndexError, match="out of bounds for dimension 1 with size 3"):
+        with pytest.raises(IndexError, match="out of bounds"):
             if write:
                 x[key] = 1.0
             else:

@@ -103,3 +103,24 @@ def test_more_checks_than_slots_are_read_when_the_table_fills():
         for _ in range(deferred_checks.SLOTS):
             x[index]  # the table fills and is read here, where the earlier error surfaces
     assert x.tolist() == [0.0, 1.0, 2.0]
+
+
+def test_picking_pairs_on_the_gpu_matches_the_cpu_with_negative_broadcast_and_repeated_indices():
+    scores = np.arange(12, dtype=np.float32).reshape(3, 4) / 7
+    keys = [([0, 2, -1, 2], [3, -4, 1, 3]), ([[0], [2]], [1, 1, -1]), ([1, 1], [2, 2])]
+    for rows, cols in keys:
+        found = []
+        for device in ("cpu", "cuda"):
+            x = ag.tensor(scores, device=device, requires_grad=True)
+            picked = x[ag.tensor(rows, device=device), ag.tensor(cols, device=device)]
+            (picked * ag.arange(1.0, picked.shape[-1] + 1, device=device)).sum().backward()
+            found.append((picked.tolist(), x.grad.tolist()))
+        assert found[1] == found[0], (rows, cols)
+
+
+def test_an_out_of_range_pair_raises_before_the_picked_values_are_read():
+    x = ag.zeros((2, 3), device="cuda", requires_grad=True)
+    picked = x[ag.tensor([0, 1], device="cuda"), ag.tensor([2, 3], device="cuda")]
+    picked.sum().backward()  # the backward runs on the wrapped pair; its gradient is not read either
+    with pytest.raises(IndexError, match="index 3 is out of bounds for dimension 1 with size 3"):
+        x.grad.tolist()

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import numpy
 
-from .. import deferred_checks
+from .. import deferred_checks, gpu_kernels
 from ..autograd.algebra import provide
 from ..autograd.function import Op
 from ..autograd.views import ViewOp
@@ -108,6 +108,11 @@ def defer_gpu_bounds_check(x, key) -> None:
     xp = array_module(x)
     for dim, part in _index_arrays(x, key):
         size = x.shape[dim]
+        if not is_cuda_array(part):  # a CPU index tensor, as PyTorch takes: checked here, no wait
+            low, high = int(part.min()), int(part.max())
+            if low < -size or high >= size:
+                raise IndexError(_out_of_bounds(dim, size).format(low if low < -size else high))
+            continue
         deferred_checks.defer(xp, part, -size, size - 1, _out_of_bounds(dim, size))
 
 
@@ -150,7 +155,7 @@ def _is_basic(key) -> bool:
 class Index(ViewOp):
     """``x[key]``: a view for basic keys (ints, slices, None, ...), a copy otherwise, as in PyTorch."""
 
-    __slots__ = ("key", "in_shape")
+    __slots__ = ("key", "in_shape", "pairs")
     node_name = "IndexBackward0"
     symbol = "[·]"
     formula = r"\frac{\partial u}{\partial a} = \text{the selected entries, zero elsewhere}"
@@ -180,12 +185,17 @@ class Index(ViewOp):
                 key = parts if any(p is Ellipsis for p in parts) else parts + (Ellipsis,)
         self.key = key
         self.in_shape = x.shape
+        self.pairs = kind is tuple and x.__class__ is not numpy.ndarray and gpu_kernels.pairs_key(x, key)
+        if self.pairs:  # x[rows, cols] on the GPU: one kernel where CuPy's indexing took several
+            return gpu_kernels.pick_pairs(x, key)
         try:
             return x[self.key]
         except IndexError as error:
             raise IndexError(f"{error} (indexing a tensor of shape {list(x.shape)})") from None
 
     def backward(self, F, grad):
+        if self.pairs and not F.records and gpu_kernels.fusable(grad):
+            return (gpu_kernels.add_at_pairs(grad, self.key, self.in_shape),)
         return (F.index_add(grad, self.key, self.in_shape),)
 
 
