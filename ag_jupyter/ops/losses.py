@@ -145,8 +145,7 @@ class NllLoss(Op):
         per_row = self.reduction == "none"
         mean = self.reduction == "mean"
         classes = self.in_shape[1]
-        if not F.records:  # (grad in the scores' dtype: the kernel writes one dtype)
-            grad = grad.astype(self.dtype, copy=False)
+        if not F.records:
             return (gpu_kernels.nll_backward(self.target, grad, self.total if mean else self.target,
                                              classes, self.ignore_index, mean, per_row),)
         # under create_graph: the local gradient as a constant, times grad as a recorded product
