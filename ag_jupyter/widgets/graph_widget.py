@@ -25,6 +25,7 @@ import traceback
 import anywidget
 import traitlets
 
+from .comm_state import SentWithoutBufferSearch, document_to_json
 from .contract import check_document_version, check_option, synced_traits
 from .live import document_change
 from .page import write_html
@@ -40,9 +41,10 @@ GRAPH_MIME = "application/vnd.ag-jupyter.graph+json"
 # The synced traits are declared once, in contract.json (see contract.py), which the
 # front end reads too; the class below adds their validation and the Python controls.
 _ContractTraits = type("_ContractTraits", (anywidget.AnyWidget,), synced_traits())
+_ContractTraits.class_traits()["trace"].tag(to_json=document_to_json)  # sent as it is (comm_state.py)
 
 
-class GraphWidget(_ContractTraits):
+class GraphWidget(SentWithoutBufferSearch, _ContractTraits):
     """The graph of a trace document, animated forward and stepped backward.
 
     Its synced traits (``trace``, ``step``, ``playing``, ``speed``, ``direction``,
