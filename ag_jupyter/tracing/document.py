@@ -16,6 +16,7 @@ and in ``docs/trace-document.md``. Three things happen only here:
 from __future__ import annotations
 
 from .expressions import name_unlabelled
+from .gc_pause import collections_paused
 from .op_info import formula_letters
 from .source_lines import as_json
 from .summary import to_json
@@ -88,6 +89,11 @@ def _finished_grad(entry: dict) -> dict:
 
 def build(records) -> dict:
     """The trace document of ``records`` (a ``Records`` or ``Recorder``)."""
+    with collections_paused():
+        return _build(records)
+
+
+def _build(records) -> dict:
     records.drain()
     finish_all(_summaries(records))  # before settle, which reads their NaN counts
     records.settle()

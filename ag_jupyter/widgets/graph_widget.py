@@ -25,6 +25,7 @@ import traceback
 import anywidget
 import traitlets
 
+from ..tracing.gc_pause import collections_paused
 from .comm_state import SentWithoutBufferSearch, document_to_json
 from .contract import check_document_version, check_option, synced_traits
 from .live import document_change
@@ -216,7 +217,8 @@ class GraphWidget(SentWithoutBufferSearch, _ContractTraits):
         """The final graph as SVG text (cached until the document or direction changes)."""
         cache = self._svg_cache
         if cache is None or cache[0] is not self.trace or cache[1] != self.direction:
-            cache = self._svg_cache = (self.trace, self.direction, static_svg(self.trace, self.direction))
+            with collections_paused():  # tens of thousands of new tuples and no cycle among them
+                cache = self._svg_cache = (self.trace, self.direction, static_svg(self.trace, self.direction))
         return cache[2]
 
     def _repr_mimebundle_(self, **kwargs):
