@@ -48,9 +48,10 @@ def finish_all(summaries) -> None:
 
 
 def _group_deferred(summary, groups: dict) -> None:
+    # A Deferred's array is its own copy (summary.Deferred), C-ordered: no strides to check.
     array = summary.array
     if array.__class__ is not numpy.ndarray or array.size <= SMALL or len(array.shape) == 4 \
-            or not _BLAS.get(array.dtype, False) or 0 in array.strides or not array.flags.c_contiguous:
+            or not _BLAS.get(array.dtype, False):
         return
     groups.setdefault(("deferred", array.shape, array.dtype), {})[id(summary)] = summary  # once each
 
