@@ -82,15 +82,13 @@ def _finish_deferred(key: tuple, members: list) -> None:
         samples = numpy.stack(flats[first:first + _ROWS])
         grids = samples.reshape(samples.shape[0], -1, shape[-1])[:, ::row_step, ::col_step]
         chunk = finite[first:first + _ROWS]
-        for (summary, norm), json in zip(chunk, _finished(samples, grids, step, [n for _, n in chunk], False)):
+        for (summary, _), json in zip(chunk, _finished(samples, grids, step, [n for _, n in chunk], False)):
             if json is None:
                 continue
             json["shape"], json["dtype"] = list(shape), name
-            large = Large.__new__(Large)
-            large.shape, large.dtype, large.nan, large.inf, large.norm, large.repeats = shape, dtype, 0, 0, norm, 1
-            large.sample = large.grid = large.channel_grid = large.stats = None
-            large.step, large.sampled, large._json = step, False, json
-            summary._summary, summary.array = large, None
+            # the finished dict stands for the Large it would have made: ``to_json`` returns it as it
+            # returns a small summary's, and ``nonfinite`` reads its counts
+            summary._summary, summary.array = json, None
 
 
 def _finish_large(key: tuple, members: list) -> None:
