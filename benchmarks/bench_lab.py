@@ -113,6 +113,12 @@ def cases(quick: bool) -> list[Case]:
             Case("training step, 1,250 blocks (10,011 nodes), collapsed", "10k", TRAINING_STEP)]
 
 
+def marked(source: str, marker: str) -> str:
+    """``source`` with the comment ``marker`` under its magic line: how the bench finds its cell."""
+    magic, rest = source.split("\n", 1)
+    return f"{magic}\n{marker}\n{rest}"
+
+
 def percentile(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))]
@@ -124,28 +130,32 @@ class Learner:
     def __init__(self, page, cdp):
         self.page, self.cdp = page, cdp
 
-    def widget(self, cell: int):
-        return self.page.locator(".jp-Notebook .jp-Cell").nth(cell).locator(".ag-graph")
+    def cell(self, marker: str):
+        editor = self.page.locator(".jp-InputArea-editor", has_text=marker)
+        return self.page.locator(".jp-Notebook .jp-Cell", has=editor)
 
-    def run_cell(self, cell: int) -> dict:
+    def widget(self, cell: str):
+        return self.cell(cell).locator(".ag-graph").last
+
+    def run_cell(self, cell: str) -> dict:
         page = self.page
-        page.locator(".jp-Notebook .jp-Cell").nth(cell).locator(".jp-InputArea-editor").click()
+        self.cell(cell).locator(".jp-InputArea-editor").click()
         page.keyboard.press("Escape")  # command mode, as after a click on the prompt
         page.evaluate("i => window.__agBench.armCell(i)", cell)
         page.keyboard.press("Shift+Enter")
         return page.evaluate("() => window.__agBench.pending")
 
-    def press(self, cell: int, key: str) -> float | None:
+    def press(self, cell: str, key: str) -> float | None:
         self.page.evaluate("i => window.__agBench.armStep(i)", cell)
         self.page.keyboard.press(key)
         return self.page.evaluate("() => window.__agBench.pending")
 
-    def steps(self, cell: int, key: str, count: int) -> list[float]:
+    def steps(self, cell: str, key: str, count: int) -> list[float]:
         self.widget(cell).focus()  # as Tab does: a click could select a node
         times = [self.press(cell, key) for _ in range(count)]
         return [t for t in times if t is not None]
 
-    def scrub(self, cell: int, moves: int, seconds: float = 15) -> dict:
+    def scrub(self, cell: str, moves: int, seconds: float = 15) -> dict:
         """Drag the scrubber from its start to its end in ``moves`` moves. A move waits until
         the page took it (a person's moves would be merged meanwhile): after ``seconds``
         the drag goes straight to the end."""
@@ -165,7 +175,7 @@ class Learner:
         page.wait_for_timeout(100)
         return page.evaluate("() => window.__agBench.stop()")
 
-    def play(self, cell: int, seconds: float) -> dict:
+    def play(self, cell: str, seconds: float) -> dict:
         widget = self.widget(cell)
         fastest = widget.locator(".ag-speed option").evaluate_all("os => os.map(o => o.value)")[-1]
         widget.locator(".ag-speed").select_option(fastest)
@@ -183,9 +193,10 @@ class Learner:
         return self.cdp.send("Runtime.getHeapUsage")["usedSize"] / 2**20
 
 
-def measure(learner: Learner, cell: int, case: Case, reps: int, quick: bool) -> list[tuple]:
+def measure(learner: Learner, cell: str, case: Case, reps: int, quick: bool) -> list[tuple]:
     """Rows (case, measure, values ms, budget ms or None) for one case."""
     shown = learner.run_cell(cell)
+    learner.widget(cell).locator(".ag-step-counter").wait_for(state="attached")
     learner.page.wait_for_timeout(300)
     learner.widget(cell).focus()
     learner.page.keyboard.press("End")  # stop the build-up; the whole pass on screen
@@ -247,7 +258,8 @@ def run(quick: bool, reps: int) -> str:
     chosen = cases(quick)
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
-        write_notebook(root / "bench.ipynb", [SETUP.format(depth=5 if quick else 1250)] + [c.source for c in chosen])
+        cells = [marked(case.source, f"# case {i}") for i, case in enumerate(chosen, start=1)]
+        write_notebook(root / "bench.ipynb", [SETUP.format(depth=5 if quick else 1250), *cells])
         with jupyterlab(root, root / "jupyterlab.log") as (base, token), sync_playwright() as p:
             browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
             page = browser.new_context(viewport={"width": 1400, "height": 1000}).new_page()
@@ -262,7 +274,11 @@ def run(quick: bool, reps: int) -> str:
                                    ".textContent)")
             rows = []
             for i, case in enumerate(chosen, start=1):
-                rows += measure(learner, i, case, reps, quick)
+                try:
+                    rows += measure(learner, f"# case {i}", case, reps, quick)
+                except Exception as error:  # noqa: BLE001 - say it in the table, measure the rest
+                    say(f"{case.name}: failed: {error}")
+                    rows.append((case.name, f"failed: {str(error).splitlines()[0]}", [], None))
             version = browser.version
             browser.close()
     lab = version_of("jupyterlab")

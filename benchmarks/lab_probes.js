@@ -5,10 +5,13 @@
   let keyAt = 0;
   window.addEventListener("keydown", (ev) => { keyAt = ev.timeStamp; }, true);
   const frame = () => new Promise((resolve) => requestAnimationFrame(() => resolve(performance.now())));
-  const cellAt = (i) => document.querySelectorAll(".jp-Notebook .jp-Cell")[i];
+  // a cell by the marker comment in its source (an index would shift if JupyterLab ever
+  // detached cells out of view)
+  const cellAt = (marker) => [...document.querySelectorAll(".jp-Notebook .jp-Cell")]
+    .find((c) => (c.querySelector(".jp-InputArea-editor") || c).textContent.includes(marker));
 
   window.__agBench = {
-    /** Before Shift-Enter on cell ``i``: resolves to {output, drawn} ms after the key,
+    /** Before Shift-Enter on the cell marked ``i``: resolves to {output, drawn} ms after the key,
      * output: the cell's new output is in the page; drawn: its graph has node boxes
      * and the next frame has begun. */
     armCell(i) {
@@ -30,7 +33,7 @@
         observer.observe(cell, { childList: true, subtree: true });
       });
     },
-    /** Before a step key in the widget of cell ``i``: resolves to the ms from the key to
+    /** Before a step key in the widget of the cell marked ``i``: resolves to the ms from the key to
      * the step counter changed and the next frame begun (null after 5 s without a change). */
     armStep(i) {
       const counter = cellAt(i).querySelector(".ag-step-counter");
@@ -45,7 +48,7 @@
       });
     },
     /** Frame times (ms between animation frames) until ``stop()``; with the number of
-     * distinct steps the counter of cell ``i`` showed meanwhile. */
+     * distinct steps the counter of the cell marked ``i`` showed meanwhile. */
     recordFrames(i) {
       const counter = cellAt(i).querySelector(".ag-step-counter");
       const frames = [], shown = new Set();
