@@ -44,6 +44,13 @@ test("with modules collapsed the answer names display nodes only", () => {
   assert.ok(view.ids.length >= 5, "the loss and the four parameters");
 });
 
+test("a big graph's pass ends on its loss (its answer spans the whole graph)", () => {
+  const big = indexTrace(synthTrace({ blocks: blocksFor(2 * BIG_GRAPH) }));
+  const end = big.events.length;
+  const roots = big.events.findLast((e) => e.type === "backward_begin").roots;
+  assert.deepEqual(look(big, end), { kind: "node", id: roots[0] });
+});
+
 test("a big graph waiting for its backward is shown whole; a small one at its loss", () => {
   const big = indexTrace(synthTrace({ blocks: blocksFor(2 * BIG_GRAPH) }));
   const [wait] = forwardEnds(big);

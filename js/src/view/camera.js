@@ -6,7 +6,7 @@ import { READABLE_SCALE } from "./render.js";
 
 /** ``look()`` gives viewpoint()'s answer for the step on screen (or null before a graph). */
 export function createCamera(graph, canvas, look) {
-  let shownStep = -1, shownSelected = "", sized = false, learnerFit = false;
+  let shownStep = -1, shownSelected = "", sized = false, learnerFit = false, wide = false;
 
   /** The view for a new layout: the learner's fit if they chose one; a big graph waiting
    *  for its backward whole; else everything at a readable zoom, or centred on the
@@ -35,12 +35,15 @@ export function createCamera(graph, canvas, look) {
    *  view stays (everything is in it). Never when the learner only pans or selects. */
   function followStep(step, view) {
     if (step === shownStep) return;
-    const jump = shownStep < 0;
+    // Into and out of a wide view (an answer, the whole graph) the camera jumps: a glide's
+    // frames there paint the whole graph each (seconds at 1,000 nodes and more).
+    const jump = shownStep < 0 || wide;
     shownStep = step;
+    wide = !learnerFit && (view.kind === "answer" || view.kind === "whole");
     if (learnerFit) {
       if (view.kind === "node") graph.reveal(view.id, { zoom: false, jump });
     } else if (view.kind === "node") graph.reveal(view.id, { jump });
-    else if (view.kind === "answer") graph.fitNodes(view.ids, { jump });
+    else if (view.kind === "answer") graph.fitNodes(view.ids, { jump: true });
     else if (view.kind === "whole") graph.fit();
   }
 
