@@ -204,9 +204,13 @@ class Tensor(TensorMath, TensorInPlace, TensorCompare, TensorRandom, TensorFamil
             raise RuntimeError(
                 f"a Tensor with {self._data.size} elements cannot be converted to Scalar"
             )
+        if state.listener is not None:
+            state.listener.on_read(self)
         return self._data.item()
 
     def tolist(self):
+        if state.listener is not None:
+            state.listener.on_read(self)
         return backend.move(self._data, backend.CPU).tolist()
 
     def numpy(self) -> numpy.ndarray:
@@ -311,6 +315,8 @@ class Tensor(TensorMath, TensorInPlace, TensorCompare, TensorRandom, TensorFamil
             raise RuntimeError(
                 f"Boolean value of Tensor with more than one value is ambiguous (shape {list(self.shape)})"
             )
+        if state.listener is not None:
+            state.listener.on_read(self)
         return bool(self._data.item())
 
     def __float__(self) -> float:

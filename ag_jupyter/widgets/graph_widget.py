@@ -25,6 +25,7 @@ import traceback
 import anywidget
 import traitlets
 
+from .checks import CheckMethods
 from .contract import check_document_version, check_option, synced_traits
 from .live import document_change
 from .page import write_html
@@ -42,7 +43,7 @@ GRAPH_MIME = "application/vnd.ag-jupyter.graph+json"
 _ContractTraits = type("_ContractTraits", (anywidget.AnyWidget,), synced_traits())
 
 
-class GraphWidget(_ContractTraits):
+class GraphWidget(CheckMethods, _ContractTraits):
     """The graph of a trace document, animated forward and stepped backward.
 
     Its synced traits (``trace``, ``step``, ``playing``, ``speed``, ``direction``,
@@ -208,6 +209,8 @@ class GraphWidget(_ContractTraits):
                 self.advance_all() if content.get("all") else self.advance()
             except Exception:  # noqa: BLE001 - a comm handler has no caller to raise to
                 traceback.print_exc()  # ipykernel shows it in the output of the cell being run
+        elif isinstance(content, dict) and content.get("type") == "check":
+            self._answer_check(content)  # checks.py: nudge, one step downhill
 
     # ----- display ------------------------------------------------------------------------
     def static_svg(self) -> str:
