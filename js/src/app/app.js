@@ -21,6 +21,7 @@ import { keyAction } from "../model/keymap.js";
 import { selectedScope, toggleScope as scopeToggle } from "../model/scopes.js";
 import { createLegend } from "../view/legend.js";
 import { createPredictPanel } from "../view/predictui.js";
+import { createCheckPanel } from "../view/checkpanel.js";
 
 export function mountWidget(model, el, host) {
   const get = (name) => trait(model, name);
@@ -43,7 +44,8 @@ export function mountWidget(model, el, host) {
   const graph = createGraphView(canvas, { onSelect: (id) => set({ selected: id }), onOpen: toggleScope,
     onCollapse: (scope) => set({ collapsed: [...get("collapsed").filter((s) => s !== scope), scope], selected: "" }) });
   const camera = createCamera(graph, canvas, () => display && display.groupOf.get(stateAt(index, get("step")).current));
-  const inspector = createInspector(main, { onOpen: toggleScope });
+  const checks = createCheckPanel({ model, highlight: (ids) => graph.highlight(ids) });
+  const inspector = createInspector(main, { onOpen: toggleScope, checks });
   const legend = createLegend(root);
   const predict = createPredictPanel(root, { getPredictions: () => get("predictions"),
     setPredictions: (value) => set({ predictions: value }), step: () => host.dispatch({ type: "step" }) });
@@ -161,6 +163,7 @@ export function mountWidget(model, el, host) {
     root.removeEventListener("keydown", onKey);
     graph.destroy();
     panel.destroy();
+    checks.destroy();
     root.remove();
   };
 }
