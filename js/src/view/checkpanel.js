@@ -39,9 +39,12 @@ export function createCheckPanel({ model, highlight = () => {} }) {
     const id = waiting.get(msg.request);
     waiting.delete(msg.request);
     results.set(id, msg.error ? [msg.refused ? `refused: ${msg.error}` : msg.error] : answerLines(msg.result));
-    if (id === shownId) paint(id);
+    if (id === shownId) { paint(id); reveal(); }
   }
   if (hasKernel) model.on("msg:custom", onMessage);
+
+  // The inspector scrolls; an answer below its fold is brought into view.
+  const reveal = () => { if (resultBox && resultBox.scrollIntoView) resultBox.scrollIntoView({ block: "nearest" }); };
 
   function paint(id) {
     if (resultBox) resultBox.replaceChildren(...(results.get(id) || []).map((line) => el("div", "", line)));
@@ -51,6 +54,7 @@ export function createCheckPanel({ model, highlight = () => {} }) {
     if (!hasKernel) {
       try { results.set(id, answerLines(local())); } catch (error) { results.set(id, [error.message]); }
       paint(id);
+      reveal();
       return;
     }
     request += 1;
@@ -119,7 +123,7 @@ export function createCheckPanel({ model, highlight = () => {} }) {
     const form = el("div", "ag-nudge");
     const values = (node.value && node.value.values) || [];
     const gradValues = grad.values || [];
-    if (values.length > 1) form.append(entryGrid(node, values));
+    if (values.length > 1) form.append(el("div", "ag-entry-title", "the entry to nudge:"), entryGrid(node, values));
     const label = el("label", "", "h ");
     const input = el("input", "ag-nudge-h");
     input.type = "text";
@@ -204,5 +208,7 @@ export function answerLines(r) {
   }
   return [`L(x+h) = ${digits7(r.L_plus)}, L(x−h) = ${digits7(r.L_minus)} (h = ${digits7(r.h)})`,
     `slope (L(x+h) − L(x−h)) / 2h = ${digits7(r.slope)}; grad = ${digits7(r.grad)}`,
-    `${r.digits} digit${r.digits === 1 ? "" : "s"} agree (relative error ${r.relative_error.toExponential(1)})`];
+    `${r.digits} digit${r.digits === 1 ? "" : "s"} agree (relative error ${r.relative_error.toExponential(1)})`,
+    r.where === "page" ? "re-run on this page from the recorded values, in float64 (no kernel here)"
+      : "re-run by the kernel: the engine's ops, at the recorded values"];
 }
