@@ -66,11 +66,16 @@ class CellChecks:
         return self.trace.recorder.ops[seq][1], self.tape.by_seq[seq]
 
     def gradient(self, doc: dict, node_id: str, tensor):
-        """The gradient backward gave the leaf, as the graph shows it (else the kernel's ``.grad``)."""
-        summary = next(n for n in doc["nodes"] if n["id"] == node_id).get("grad")
-        if summary and summary.get("values") is not None:
-            values = [float(v) if isinstance(v, str) else v for v in summary["values"]]
-            return numpy.asarray(values, dtype=numpy.float64).reshape(summary["shape"])
+        """The gradient the last backward pass sent the leaf, as the graph shows it (the sum of
+        its steps' contributions: a ``.grad`` that accumulated earlier passes is not this graph's
+        slope); where the document keeps no entries, the kernel's ``.grad``."""
+        begins = [k for k, e in enumerate(doc["events"]) if e["type"] == "backward_begin"]
+        sent = [g["grad"] for e in doc["events"][begins[-1]:] if e["type"] == "backward_step"
+                for g in e["grad_inputs"] if g.get("node") == node_id] if begins else []
+        if sent and all(s and s.get("values") is not None for s in sent):
+            arrays = [numpy.asarray([float(v) for v in s["values"]], dtype=numpy.float64).reshape(s["shape"])
+                      for s in sent]
+            return sum(arrays[1:], arrays[0])
         if tensor.grad is not None:
             return checks.to_host(tensor.grad._data)
         return None
