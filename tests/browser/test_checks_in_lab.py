@@ -9,6 +9,7 @@ import re
 
 import numpy
 import pytest
+from contrast import measuring
 from conftest import ARTIFACTS
 from example_graphs import README_CELL
 from lab_harness import open_notebook, run_all_cells, write_notebook
@@ -91,19 +92,26 @@ def test_a_learner_checks_gradients_in_jupyterlab(lab, page):
     assert lit.count() == 5  # x, the 3*x op, 3*x, the + op, y
     assert two.locator("path.ag-edge.ag-path").count() == 4
     two.screenshot(path=str(ARTIFACTS / "checks-paths.png"))
+    assert min(two.evaluate(PANEL_CONTRAST)) >= 4.5
+
+    # Settings > Theme > JupyterLab Dark: the panel stays readable, the lit path visible
+    page.locator(".lm-MenuBar-itemLabel", has_text="Settings").click()
+    page.locator(".lm-Menu-itemLabel", has_text="Theme").first.hover()
+    page.locator(".lm-Menu-itemLabel").get_by_text("JupyterLab Dark", exact=True).click()
+    page.wait_for_function("() => document.body.dataset.jpThemeLight === 'false'", timeout=30_000)
+    page.wait_for_timeout(500)  # the theme's stylesheet applies
+    paths.nth(0).hover()
+    assert two.locator("g.ag-node.ag-path").count() == 5  # x, the × op, x*x, the + op, y
+    assert min(two.evaluate(PANEL_CONTRAST)) >= 4.5
+    two.screenshot(path=str(ARTIFACTS / "checks-paths-dark.png"))
     assert page.console_errors == []
 
 
-def test_a_written_page_re_runs_the_readme_graph_itself(chromium, ip, tmp_path):
-    path = tmp_path / "readme.html"
-    assert ip.run_cell(f"%%autograd --html {path}\n{README_CELL}").success
-    view = OfflinePage(chromium, path)
-    page = view.page
-    widget = page.locator(".ag-graph")
-    widget.locator("g.ag-node").first.wait_for(state="attached")
-    checks = _select(page, widget, "a")
-    checks.locator("input.ag-nudge-h").fill("0.001")
-    checks.locator("button.ag-nudge-go").click()
-    text = _answer(checks, "slope")
-    assert re.search(r"slope \(L\(x\+h\) − L\(x−h\)\) / 2h = -3(\.0+\d*)?;", text), text
-    page.screenshot(path=str(ARTIFACTS / "checks-page.png"))
+# The check panel's text (path buttons, sums, answers) against the inspector's background.
+PANEL_CONTRAST = measuring("""
+  const paint = (e) => { for (let n = e; n; n = n.parentElement) {
+    const c = getComputedStyle(n).backgroundColor;
+    if (c !== 'rgba(0, 0, 0, 0)' && c !== 'transparent') return c; } return 'white'; };
+  return [...root.querySelectorAll('.ag-checks button, .ag-checks div')].filter((e) => e.textContent.trim())
+    .map((e) => ratio(rgb(getComputedStyle(e).color), rgb(paint(e))));
+""")
