@@ -212,3 +212,94 @@ def test_a_leaf_whose_grad_accumulated_is_checked_against_this_graphs_gradient(i
     assert ip.user_ns["a"].grad.item() == -6.0  # two passes accumulated
     result = widget.nudge("a", h=1e-3)
     assert result["grad"] == -3.0 and result["digits"] >= 3
+
+
+def _add_in_place(x):
+    z = x * 2
+    z.add_(1)
+    return z.sum()
+
+
+def _write_an_entry(x):
+    z = x * 1
+    z[0] = 5.0
+    return (z * z).sum()
+
+
+def _clamp_in_place(x):
+    z = x.clone()
+    z.clamp_(min=0.0)
+    return (z * z).sum()
+
+
+@pytest.mark.parametrize("program", [_add_in_place, _write_an_entry, _clamp_in_place])
+def test_in_place_ops_on_a_tensor_replay_as_a_re_run_computes(program):
+    start = [1.0, -2.0, 3.0]
+    tape, _, (x, out) = taped(lambda: (lambda x: (x, program(x)))(ag.tensor(start, dtype=ag.float64,
+                                                                             requires_grad=True)))
+    for k in range(3):
+        moved = numpy.array(start)
+        moved[k] += 0.5
+        replayed = float(tape.evaluate(tape.step_of(out), {tape.leaf_of(x): moved}))
+        assert replayed == program(ag.tensor(moved.tolist(), dtype=ag.float64)).item()
+
+
+def _through_a_view(x):
+    z = x * 1
+    z[1:].mul_(3)
+    return (z * z).sum()
+
+
+class Cube(ag.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        ctx.save_for_backward(x)
+        return x ** 3
+
+    @staticmethod
+    def backward(ctx, grad):
+        (x,) = ctx.saved_tensors
+        return grad * 3 * x ** 2
+
+
+@pytest.mark.parametrize("program, reason", [(_through_a_view, "CopySlices cannot be re-run"),
+                                             (lambda x: Cube.apply(x).sum(), "CubeBackward cannot be re-run")])
+def test_what_the_tape_cannot_run_again_is_refused(program, reason):
+    tape, _, (x, out) = taped(lambda: (lambda x: (x, program(x)))(ag.tensor([1.0, 2.0], requires_grad=True)))
+    with pytest.raises(ReplayRefused, match=reason):
+        tape.evaluate(tape.step_of(out))
+
+
+def test_layers_and_losses_replay_to_the_recorded_output():
+    ag.manual_seed(0)
+    X, y = ag.randn(6, 4), ag.tensor([0, 1, 2, 1, 0, 2])
+    model = ag.nn.Sequential(ag.nn.Linear(4, 5), ag.nn.ReLU(), ag.nn.Linear(5, 3))
+    conv, images = ag.nn.Conv2d(1, 2, 3, padding=1), ag.randn(2, 1, 5, 5)
+    F = ag.nn.functional
+
+    def block():
+        h = model(X)
+        mixed = (F.cross_entropy(h, y) + (h.softmax(dim=1)[:, 1] ** 2).mean()
+                 + F.mse_loss(h.tanh(), ag.zeros(6, 3)) + ag.cat([h, h * 2], dim=1).reshape(-1).sum(0) * 0.01
+                 + h.mean(dim=0).sum() + h.T[0].max())
+        return mixed, F.max_pool2d(conv(images).relu(), 2).sum()
+    tape, _, outputs = taped(block)
+    for out in outputs:
+        assert float(tape.evaluate(tape.step_of(out))) == out.item()
+
+
+def test_a_tape_that_fails_never_breaks_the_cell_and_refuses_every_replay():
+    class Broken(Tape):
+        def on_op(self, node, inputs, output):
+            raise RuntimeError("boom")
+    tape = Broken()
+    tape.parent, state.listener = state.listener, tape
+    try:
+        with ag.trace():
+            x = ag.tensor(2.0, requires_grad=True)
+            y = x * x
+    finally:
+        state.listener, tape.parent = tape.parent, None
+    assert y.item() == 4.0
+    with pytest.raises(ReplayRefused, match="the replay's record failed at on_op: RuntimeError: boom"):
+        tape.check(0)
