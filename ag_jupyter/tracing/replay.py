@@ -33,12 +33,26 @@ from ..nn import functional
 from .source_lines import as_json, user_line
 
 _OP_APPLY = Op.apply.__func__.__code__
-_ELEMENTWISE_APPLY = {UnaryOp.apply.__func__.__code__, BinaryOp.apply.__func__.__code__}
+_ELEMENTWISE_APPLY = (UnaryOp.apply.__func__.__code__, BinaryOp.apply.__func__.__code__)
 _RECORD = record.__code__
 _DROPOUT = functional._masked.__code__
 # The written-out operators (``a * 2``, ``y.exp()``) hand ``record`` their whole argument list.
 _WRITTEN_OUT = ("number_operators.py", "float_methods.py")
 _RANDOM_FILES = ("random.py", "tensor_random.py", "generator.py")
+# Whether a file's functions hand ``record`` all their arguments, by file name: a code object
+# hashes its contents at each look-up, a string keeps its hash.
+_writes_out: dict = {}
+
+
+def _all_arguments(code) -> bool:
+    """Whether ``record``'s caller ``code`` passed it the op's whole argument list."""
+    if code is _ELEMENTWISE_APPLY[0] or code is _ELEMENTWISE_APPLY[1]:
+        return True
+    name = code.co_filename
+    found = _writes_out.get(name)
+    if found is None:
+        found = _writes_out[name] = name.endswith(_WRITTEN_OUT) and "ag_jupyter" in name
+    return found
 
 
 class ReplayRefused(Exception):
@@ -57,9 +71,11 @@ def _caller_of_record():
     return None
 
 
-def _inside_dropout() -> bool:
-    frame = sys._getframe(2)
-    for _ in range(16):
+def _inside_dropout(caller) -> bool:
+    """Whether the op was applied by dropout (its mask's ``Mul``: the caller's caller, or one
+    further up for the in-place form)."""
+    frame = caller.f_back if caller is not None else None
+    for _ in range(3):
         if frame is None:
             return False
         if frame.f_code is _DROPOUT:
@@ -109,23 +125,23 @@ class Tape(Listener):
             self.random[id(t)] = user_line(2)
 
     def on_op(self, node, inputs, output) -> None:
-        line = user_line(3)
         caller = _caller_of_record()
         code = caller.f_code if caller is not None else None
         refusal = None
         if code is _OP_APPLY:
             run, args = Op.apply.__func__, caller.f_locals["args"]
-        elif code in _ELEMENTWISE_APPLY or (code is not None and code.co_filename.endswith(_WRITTEN_OUT)):
+        elif code is not None and _all_arguments(code):
             run, args = None, tuple(inputs)
         else:
             run, args = None, tuple(inputs)
             refusal = f"{node.name()} cannot be re-run by a replay (an in-place write or a custom Function)"
-        if refusal is None and any(x is output for x in inputs):
-            refusal = f"{node.name()} wrote into its input in place"
-        if refusal is None and _inside_dropout():
-            refusal = f"dropout drew a random mask{_line_text(line)}: a re-run draws another"
-        template = tuple(self._source(x) for x in args)
-        if refusal is None:
+        for x in inputs:
+            if x is output and refusal is None:
+                refusal = f"{node.name()} wrote into its input in place"
+        if refusal is None and _inside_dropout(caller):
+            refusal = f"dropout drew a random mask{_line_text(user_line(2))}: a re-run draws another"
+        template = tuple([self._source(x) for x in args])
+        if refusal is None and self.random:
             for x in args:
                 drawn = self.random.get(id(x)) if x.__class__ in TENSOR_TYPES else None
                 if drawn is not None:
@@ -143,6 +159,8 @@ class Tape(Listener):
 
     def _source(self, x):
         """An argument as the replay finds it again: ("op", step), ("leaf", i), or the value itself."""
+        if x.__class__ is float:
+            return ("value", x)
         if x.__class__ not in TENSOR_TYPES:
             if isinstance(x, (list, tuple)):
                 return ("seq", type(x), tuple(self._source(y) for y in x))

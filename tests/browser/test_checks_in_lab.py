@@ -9,8 +9,8 @@ import re
 
 import numpy
 import pytest
-from contrast import measuring
 from conftest import ARTIFACTS
+from contrast import measuring
 from example_graphs import README_CELL
 from lab_harness import open_notebook, run_all_cells, write_notebook
 from offline import OfflinePage, node_ids_by_label
@@ -115,3 +115,18 @@ PANEL_CONTRAST = measuring("""
   return [...root.querySelectorAll('.ag-checks button, .ag-checks div')].filter((e) => e.textContent.trim())
     .map((e) => ratio(rgb(getComputedStyle(e).color), rgb(paint(e))));
 """)
+
+
+def test_a_written_page_re_runs_the_readme_graph_itself(chromium, ip, tmp_path):
+    path = tmp_path / "readme.html"
+    assert ip.run_cell(f"%%autograd --html {path}\n{README_CELL}").success
+    view = OfflinePage(chromium, path)
+    page = view.page
+    widget = page.locator(".ag-graph")
+    widget.locator("g.ag-node").first.wait_for(state="attached")
+    checks = _select(page, widget, "a")
+    checks.locator("input.ag-nudge-h").fill("0.001")
+    checks.locator("button.ag-nudge-go").click()
+    text = _answer(checks, "slope")
+    assert re.search(r"slope \(L\(x\+h\) − L\(x−h\)\) / 2h = -3(\.0+\d*)?;", text), text
+    page.screenshot(path=str(ARTIFACTS / "checks-page.png"))
