@@ -303,3 +303,12 @@ def test_a_tape_that_fails_never_breaks_the_cell_and_refuses_every_replay():
     assert y.item() == 4.0
     with pytest.raises(ReplayRefused, match="the replay's record failed at on_op: RuntimeError: boom"):
         tape.check(0)
+
+
+def test_a_live_cell_checks_once_its_backward_has_run(ip):
+    widget = ip.run_cell("%%autograd --live\n" + README_FORWARD + "e.backward()\n").result
+    with pytest.raises(ValueError, match="no gradient to check: run .backward"):
+        widget.nudge("a")
+    widget.advance_all()
+    assert widget.nudge("a", h=1e-3)["grad"] == -3.0
+    assert widget.paths("d")["sum"] == pytest.approx(2.5)
