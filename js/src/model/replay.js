@@ -116,6 +116,9 @@ export function agreement(a, b) {
  * its agreement with `grad` (the same fields as the kernel's answer). */
 export function nudgeHere(doc, rootId, id, grad, h, flat = 0) {
   const leaf = doc.nodes.find((n) => n.id === id);
+  if (!leaf || !leaf.value || !Array.isArray(leaf.value.values)) {
+    throw new Error(`nudging ${leaf ? leaf.label || id : id} needs a kernel: it has more entries than the page keeps`);
+  }
   const base = leaf.value.values.map(number);
   const at = (sign) => {
     const moved = [...base];

@@ -123,7 +123,17 @@ export function createCheckPanel({ model, highlight = () => {} }) {
     const form = el("div", "ag-nudge");
     const values = (node.value && node.value.values) || [];
     const gradValues = grad.values || [];
+    const size = (node.shape || []).reduce((p, n) => p * n, 1);
+    let typed = null; // a tensor too large for a grid: its entry typed as "i, j"
     if (values.length > 1) form.append(el("div", "ag-entry-title", "the entry to nudge:"), entryGrid(node, values));
+    else if (size > 1) {
+      const entry = el("label", "", "entry ");
+      typed = el("input", "ag-nudge-entry");
+      typed.type = "text";
+      typed.value = (node.shape || []).map(() => 0).join(", ");
+      entry.append(typed);
+      form.append(entry);
+    }
     const label = el("label", "", "h ");
     const input = el("input", "ag-nudge-h");
     input.type = "text";
@@ -134,7 +144,8 @@ export function createCheckPanel({ model, highlight = () => {} }) {
     go.addEventListener("click", () => {
       const h = Number(input.value), flat = chosen.get(node.id) || 0;
       if (!(h > 0 && Number.isFinite(h))) { results.set(node.id, [`h must be a number > 0, got ${input.value}`]); paint(node.id); return; }
-      const index = values.length > 1 ? unflat(flat, node.shape) : null;
+      const index = typed ? typed.value.split(",").map((v) => Number(v.trim()))
+        : values.length > 1 ? unflat(flat, node.shape) : null;
       ask(node.id, { what: "nudge", h, index },
         () => nudgeHere(doc, found.root, node.id, Number(gradValues[flat]), h, flat));
     });
