@@ -58,3 +58,18 @@ test("h's default and the digits that agree", () => {
   assert.ok(Math.abs(close.relativeError - 0.000021 / 3.000021) < 1e-12);
   assert.equal(agreement(1, 1).digits, 16);
 });
+
+test("the answers read as a learner reads them", async () => {
+  const { answerLines, digits7 } = await import("../src/view/checkpanel.js");
+  assert.equal(digits7(-3.000020980834961), "-3.000021");
+  assert.equal(digits7(7), "7");
+  const nudge = answerLines({ what: "nudge", h: 1e-3, L_plus: 7.859944, L_minus: 7.865944, slope: -3.000021,
+    grad: -3, digits: 5, relative_error: 7e-6 });
+  assert.deepEqual(nudge.slice(0, 3), ["L(x+h) = 7.859944, L(x−h) = 7.865944 (h = 0.001)",
+    "slope (L(x+h) − L(x−h)) / 2h = -3.000021; grad = -3", "5 digits agree (relative error 7.0e-6)"]);
+  assert.match(nudge[3], /re-run by the kernel/);
+  const step = answerLines({ what: "downhill", lr: 0.01, L: 7.862944, L_new: 7.650516, predicted: 7.651226,
+    change: -0.212428, predicted_change: -0.211718, kernel: "the kernel's tensors are unchanged" });
+  assert.equal(step[0], "L = 7.862944 → 7.650516 after every leaf moved by −0.01 × grad");
+  assert.equal(step[2], "the kernel's tensors are unchanged");
+});
