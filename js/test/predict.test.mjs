@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { questions, questionAt, questionsAt, nextQuestion, parseAnswer, isRight, record, explanation, verdict, settled,
-  diagnose, summary } from "../src/model/predict.js";
+  diagnose, summary, predictStop } from "../src/model/predict.js";
 import { indexTrace, stateAt } from "../src/model/timeline.js";
 import { stepLatex } from "../src/model/latex.js";
 import { caption } from "../src/model/caption.js";
@@ -95,4 +95,15 @@ test("a pass's summary counts each question once: right first time, right after 
   assert.ok(settled(p, d) && !settled(p, b));
   assert.equal(p.attempts[1].reason, "log's derivative is 1/d", "the learner's why travels with the answer");
   assert.equal(summary(idx, p, 0).text, "This pass: 1 right first time, 1 right after a hint, 1 revealed, 1 not answered.");
+});
+
+test("stepping stops at each open question and once after a pass's end, for its summary", () => {
+  const idx = indexTrace(fixture("shared_input"));
+  const [x0, x1] = questions(idx);
+  const end0 = idx.events.findIndex((e) => e.type === "backward_end") + 1;
+  assert.equal(predictStop(idx, 0, idx.events.length, {}), x0.gate);
+  const answered = record({}, x0, { answer: 8, correct: true });
+  assert.equal(predictStop(idx, x0.gate, idx.events.length, answered), end0);
+  assert.equal(predictStop(idx, end0, idx.events.length, answered), x1.gate, "on from the summary");
+  assert.equal(predictStop(idx, 0, x0.gate, {}), null, "nothing stops short of where the step goes");
 });

@@ -52,8 +52,26 @@ export function nextQuestion(index, from, to, predictions) {
   return questions(index).find((q) => q.gate >= from && q.gate < to && !settled(predictions, q)) || null;
 }
 
-/** The questions asked at one gate, settled or not: their verdicts stay on screen while
- * the next one at the same gate is asked, and one step after the gate opens. */
+/** Where stepping from `from` towards `to` stops in predict mode, or null: at the next
+ * open question, or just after the backward_end of a pass that asked something, so its
+ * summary is read before the next pass's first question. */
+export function predictStop(index, from, to, predictions) {
+  const q = nextQuestion(index, from, to, predictions);
+  const end = questions(index).map((x) => passEnd(index, x))
+    .filter((at) => at !== null && at > from && at < to).sort((a, b) => a - b)[0];
+  const stops = [q ? q.gate : null, end ?? null].filter((at) => at !== null);
+  return stops.length ? Math.min(...stops) : null;
+}
+
+// The step just after the backward_end of a question's pass (null: none recorded).
+function passEnd(index, q) {
+  for (let at = q.event; at < index.events.length; at++) {
+    if (index.events[at].type === "backward_end") return at + 1;
+  }
+  return null;
+}
+
+/** The questions asked at one gate, settled or not, in the order they are asked. */
 export function questionsAt(index, gate) {
   return questions(index).filter((q) => q.gate === gate);
 }

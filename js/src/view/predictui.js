@@ -1,9 +1,9 @@
 // The predict prompt under the graph: "what will a.grad be?", a box to type a number,
 // a line for why, the verdicts at this step (a wrong one with its likely slip and a
 // hint), once right (or shown) the chain-rule lines that make the gradient, and at a
-// pass's end how it went. Verdicts stay one step past their question, so a "right"
+// pass's end how it went. Verdicts stay until the leaf's .grad appears, so a "right"
 // is read even when the next question follows at once. Everything goes in as text.
-import { questionAt, questionsAt, attemptsOf, parseAnswer, isRight, record, verdict, explanation, diagnose,
+import { questions, questionAt, attemptsOf, parseAnswer, isRight, record, verdict, explanation, diagnose,
   summary, settled } from "../model/predict.js";
 
 export function createPredictPanel(parent, { getPredictions, setPredictions, step }) {
@@ -112,13 +112,14 @@ export function createPredictPanel(parent, { getPredictions, setPredictions, ste
     return block;
   }
 
-  /** Shows the question open at step `at`, the verdicts of this step's questions and of
-   * the step just passed, and at a pass's end its summary. */
+  /** Shows the question open at step `at`, the verdicts of the questions whose answer
+   * is on its way (asked, .grad not yet shown), and at a pass's end its summary. */
   function show(idx, at, on) {
     index = idx;
     const predictions = getPredictions();
     question = on ? questionAt(index, at, predictions) : null;
-    const shown = on ? [...questionsAt(index, at - 1), ...questionsAt(index, at)] : [];
+    // A question's verdicts stay from its step until its .grad has appeared.
+    const shown = on ? questions(index).filter((q) => q.gate <= at && at <= q.event + 1) : [];
     const blocks = shown.map((q) => [q, attemptsOf(predictions, q)]).filter(([, attempts]) => attempts.length)
       .map(([q, attempts]) => questionBlock(q, attempts, predictions));
     const ended = on && at > 0 && index.events[at - 1] && index.events[at - 1].type === "backward_end";
