@@ -54,7 +54,8 @@ def test_predict_a_gradient_wrong_then_right_and_read_the_score_in_the_kernel(la
     widget.locator("button[data-action=predict-check]").click()
     widget.locator(".ag-verdict.ag-right").wait_for()
     verdicts = widget.locator(".ag-verdict-text").all_inner_texts()
-    assert verdicts == [f"✗ 123 is not {leaf}.grad", f"✓ {grads[leaf]:.4g} is right: {leaf}.grad = {grads[leaf]:.4g}"], verdicts
+    right = f"{grads[leaf]:.4g}"
+    assert verdicts == [f"✗ 123 is not {leaf}.grad", f"✓ {right} is right: {leaf}.grad = {right}"], verdicts
     assert widget.locator(".ag-slip").inner_text().startswith("Not yet.")
     widget.screenshot(path=str(ARTIFACTS / "lab-predict.png"))
     run_cell(page, 3)

@@ -175,7 +175,8 @@ def test_predict_mode_asks_judges_and_records_each_leafs_gradient(page, site):
         page.click("button[data-action=last]")
         page.click("button[data-action=predict-reveal]")
     page.click("button[data-action=last]")  # the pass's end, and its summary
-    assert page.text_content(".ag-predict-summary") == "This pass: 0 right first time, 1 right after a hint, 3 revealed."
+    assert page.text_content(".ag-predict-summary") == \
+        "This pass: 0 right first time, 1 right after a hint, 3 revealed."
     assert counter(page) == f"{total} / {total}"
     predictions = page.evaluate("window.model.get('predictions')")
     assert (predictions["right"], predictions["wrong"], predictions["revealed"]) == (1, 1, 3)

@@ -47,8 +47,10 @@ def nothing_gives_it_away(page, tr, names, leaf):
     assert all(grad not in text for text in labels), (leaf, labels)
 
 
-def slip(page, leaf):
-    return page.locator(f".ag-predict-block[data-node] .ag-verdict.ag-wrong .ag-slip").last.inner_text()
+def slip(page, tr, names, leaf):
+    """The slip said under the leaf's last wrong answer."""
+    block = f".ag-predict-block[data-node={tr.node_id(names[leaf])}]"
+    return page.locator(f"{block} .ag-verdict.ag-wrong .ag-slip").last.inner_text()
 
 
 def test_each_slip_is_named_a_right_answer_is_said_and_the_pass_is_summed_up(page, site):
@@ -58,14 +60,14 @@ def test_each_slip_is_named_a_right_answer_is_said_and_the_pass_is_summed_up(pag
     assert asked(page) == "What will c.grad be?"
     nothing_gives_it_away(page, tr, names, "c")
     answer(page, "-1.386")
-    assert "the sign is not" in slip(page, "c")
+    assert "the sign is not" in slip(page, tr, names, "c")
     nothing_gives_it_away(page, tr, names, "c")
     answer(page, "1.386", why="log(d) is what c is multiplied by")
     page.click("button[data-action=last]")
     assert asked(page) == "What will d.grad be?"
     nothing_gives_it_away(page, tr, names, "d")
     answer(page, "0.25")
-    text = slip(page, "d")
+    text = slip(page, tr, names, "d")
     assert "local derivative ∂log(d)/∂d alone" in text and "∂e/∂log(d)" in text and "step 17" in text, text
     page.locator(".ag-graph").screenshot(path=str(ARTIFACTS / "predict-slip-light.png"))
     page.click("button[data-action=predict-reveal]")
@@ -74,7 +76,7 @@ def test_each_slip_is_named_a_right_answer_is_said_and_the_pass_is_summed_up(pag
     nothing_gives_it_away(page, tr, names, "a")
     nothing_gives_it_away(page, tr, names, "b")
     answer(page, "2")
-    assert "2 is a's value, not its gradient" in slip(page, "a")
+    assert "2 is a's value, not its gradient" in slip(page, tr, names, "a")
     answer(page, "-3")
     # a's "right" stays on screen while b, sent its gradient by the same step, is asked
     assert asked(page) == "What will b.grad be?"
@@ -104,15 +106,16 @@ def test_one_path_of_several_and_a_grad_not_zeroed(page, site):
     assert asked(page) == "What will x.grad be?"
     nothing_gives_it_away(page, tr, names, "x")
     answer(page, "2")
-    text = slip(page, "x")
+    text = slip(page, tr, names, "x")
     assert "2 is what one path sends x" in text and "used 3 times" in text and "+=" in text, text
     answer(page, "8")
     page.click("button[data-action=last]")  # the first pass's end: its summary
-    assert page.text_content(".ag-predict-summary") == "This pass: 0 right first time, 1 right after a hint, 0 revealed."
+    assert page.text_content(".ag-predict-summary") == \
+        "This pass: 0 right first time, 1 right after a hint, 0 revealed."
     page.click("button[data-action=last]")
     assert asked(page) == "What will x.grad be?"
     answer(page, "4")
-    assert "already held a gradient from an earlier backward" in slip(page, "x")
+    assert "already held a gradient from an earlier backward" in slip(page, tr, names, "x")
     answer(page, "12")
     assert "✓ 12 is right: x.grad = 12" in page.locator(".ag-predict").inner_text()
 
@@ -122,7 +125,7 @@ def test_a_predict_explanation_in_the_dark_theme(page, site):
     open_predict(page, site, tr, names, "predict_dark", theme="dark")
     page.click("button[data-action=last]")
     answer(page, "7", why="c times something")
-    assert "Not yet" in slip(page, "c")
+    assert "Not yet" in slip(page, tr, names, "c")
     page.locator(".ag-graph").screenshot(path=str(ARTIFACTS / "predict-slip-dark.png"))
     answer(page, "1.386")
     assert "∂e/∂c = ∂e/∂(log(d)*c) · ∂(log(d)*c)/∂c = 1 · 1.386 = 1.386" in page.locator(".ag-predict-why").inner_text()
