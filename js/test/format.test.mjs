@@ -195,3 +195,9 @@ test("numbers are written as the static picture writes them (one table for both)
   const table = JSON.parse(readFileSync(new URL("../../tests/fixtures/numbers.json", import.meta.url)));
   for (const [value, text] of table) assert.equal(num(value), text, String(value));
 });
+
+test("an edge label keeps a matrix's rows, or says its shape when they do not fit", () => {
+  assert.equal(edgeGradText({ shape: [2, 2], values: [1, 1, 1, 1], nan: 0, inf: 0 }), "[[1, 1], [1, 1]]");
+  assert.equal(edgeGradText({ shape: [2, 3], values: [0.125, 0.5, 2, 1.5, 3.25, 4], nan: 0, inf: 0 }), "2×3");
+  assert.equal(edgeGradText({ shape: [5], values: [1, 1, 1, 1, 1], nan: 0, inf: 0 }), "[1, 1, 1, …]", "a vector as before");
+});
