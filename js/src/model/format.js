@@ -92,7 +92,7 @@ export function summaryText(s, { max = 64 } = {}) {
     text = show(nested(shown)) + (s.values.length > max ? " …" : "");
   } else {
     text = `min ${num(s.min)}  max ${num(s.max)}  mean ${num(s.mean)}  std ${num(s.std)}  ‖·‖ ${num(s.norm)}`
-      + (s.sampled ? " (sampled)" : "");
+      + (s.sampled ? (s.exact_extrema ? " (mean and std from a sample)" : " (sampled)") : "");
   }
   const bad = [s.nan ? `${s.nan} nan` : "", s.inf ? `${s.inf} inf` : ""].filter(Boolean).join(", ");
   return bad ? `${text}  ⚠ ${bad}` : text;
