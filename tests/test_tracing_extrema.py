@@ -4,7 +4,8 @@ untrue); beyond, the summary says they are sampled, and the widget marks them so
 import numpy
 import pytest
 
-from ag_jupyter.tracing.summary import SAMPLE, summarize, to_json
+from ag_jupyter.tracing.summary import SAMPLE, Large, summarize, to_json
+from ag_jupyter.tracing.summary_batch import finish_all
 
 
 def test_min_and_max_are_exact_where_mean_and_std_are_sampled():
@@ -34,3 +35,17 @@ def test_a_broadcast_gradient_keeps_its_exact_extremes():
     row = numpy.arange(2000.0)
     s = to_json(summarize(numpy.broadcast_to(row, (3, 2000))))
     assert (s["min"], s["max"]) == (0.0, 1999.0)
+
+
+
+def test_many_alike_summaries_finished_together_keep_their_exact_extremes():
+    """Summaries of one shape are finished in one batch (summary_batch): the same numbers."""
+    arrays = []
+    for k in range(12):
+        a = numpy.zeros((200, 201), dtype=numpy.float32)
+        a[7, 13] = -1.0 - k
+        arrays.append(a)
+    summaries = [Large(a, exact=False) for a in arrays]
+    finish_all(summaries)
+    assert [s.to_json()["min"] for s in summaries] == [-1.0 - k for k in range(12)]
+    assert all(s.to_json()["exact_extrema"] is True for s in summaries)
