@@ -21,6 +21,9 @@ import { keyAction } from "../model/keymap.js";
 import { selectedScope, toggleScope as scopeToggle } from "../model/scopes.js";
 import { createLegend } from "../view/legend.js";
 import { createPredictPanel } from "../view/predictui.js";
+import { createKeyboardNav } from "../view/keyboard-nav.js";
+import { createAnnouncer } from "../view/announcer.js";
+import { stepSentence } from "../model/describe.js";
 
 export function mountWidget(model, el, host) {
   const get = (name) => trait(model, name);
@@ -42,6 +45,8 @@ export function mountWidget(model, el, host) {
   main.appendChild(canvas);
   const graph = createGraphView(canvas, { onSelect: (id) => set({ selected: id }), onOpen: toggleScope,
     onCollapse: (scope) => set({ collapsed: [...get("collapsed").filter((s) => s !== scope), scope], selected: "" }) });
+  const nav = createKeyboardNav(graph, { onOpen: (id) => set({ selected: id }), onLeave: () => root.focus() });
+  const announcer = createAnnouncer(root);
   const camera = createCamera(graph, canvas, () => display && display.groupOf.get(stateAt(index, get("step")).current));
   const inspector = createInspector(main, { onOpen: toggleScope });
   const legend = createLegend(root);
@@ -73,6 +78,7 @@ export function mountWidget(model, el, host) {
     const outlines = findOutlines(index, display);
     layout = layoutGraph(display, { direction, outlines });
     graph.setGraph(display, layout, direction, outlines);
+    nav.setGraph(display, layout, direction);
     passMarks = options.passIndex >= 0 ? comparePasses(index, options.passIndex) : null;
     segments = phaseSegments(index);
     passes = passOptions(index);
@@ -92,6 +98,8 @@ export function mountWidget(model, el, host) {
       unused: passMarks && new Set(passMarks.unused.map((id) => display.groupOf.get(id))),
       errorType: state.error ? state.error.type : "" });
     camera.followStep(state.step, ds.current);
+    nav.update(index, ds, state);
+    announcer.say(stepSentence(index, state, { hideGradients: !!get("predict") }), { playing: !!get("playing") });
     root.classList.toggle("ag-animate", !!get("animate"));
     root.dataset.phase = state.phase;
     const { min, max } = passRange(index, get("pass_index"));
@@ -159,6 +167,8 @@ export function mountWidget(model, el, host) {
     for (const [name, fn] of handlers) model.off(name, fn);
     stopListening();
     root.removeEventListener("keydown", onKey);
+    nav.destroy();
+    announcer.destroy();
     graph.destroy();
     panel.destroy();
     root.remove();
