@@ -12,6 +12,7 @@ export function createKeyboardNav(graph, { onOpen = () => {}, onLeave = () => {}
   const svg = graph.svg;
   svg.setAttribute("role", "application");
   svg.setAttribute("aria-roledescription", "graph");
+  svg.setAttribute("tabindex", "-1"); // an application is a tab stop of its own in Chromium: its nodes are the stop
   let display = null, positions = new Map(), direction = "LR", visible = new Set(), stop = null;
   let said = new Map(); // id -> the state its name was made for
 
@@ -26,6 +27,8 @@ export function createKeyboardNav(graph, { onOpen = () => {}, onLeave = () => {}
       if (!el) continue;
       el.setAttribute("role", "button");
       el.setAttribute("tabindex", "-1");
+      // its name says what the box's texts say: read once, not twice
+      for (const child of el.children) child.setAttribute("aria-hidden", "true");
     }
   }
 

@@ -1,0 +1,81 @@
+"""A graph a screen reader and a keyboard can walk (issue 32): on the README example every
+node is named with the numbers its box shows and takes focus, Tab reaches the graph at the
+step's node, arrows follow its edges, Enter inspects, Escape leaves, each step is said in the
+live region with its numbers, and axe-core finds no WCAG 2.1 A/AA violation before or after
+stepping. Read through the accessibility tree (aria_snapshot), driven by keys only."""
+from __future__ import annotations
+
+import re
+
+import pytest
+from a11y_checks import announcement, axe_violations, graph_tree
+from conftest import ARTIFACTS
+from view_page import counter, ignore_favicon, open_view
+
+pytestmark = pytest.mark.browser
+
+
+def tab_into_graph(page, widget, limit=40):
+    """Tab from the widget until a graph node has focus; the presses it took."""
+    widget.focus()
+    for presses in range(1, limit):
+        page.keyboard.press("Tab")
+        if page.evaluate("() => !!document.activeElement.closest('svg.ag-svg .ag-node')"):
+            return presses
+    raise AssertionError("Tab never reached the graph")
+
+
+def focused_name(page) -> str:
+    return page.locator(":focus").aria_snapshot()
+
+
+def walk_readme(page, widget, theme):
+    """The README example, by keyboard: the checks every host shares."""
+    assert axe_violations(page) == []
+    # step the forward pass by key (the widget has focus: arrows step)
+    widget.focus()
+    for _ in range(6):
+        page.keyboard.press("ArrowRight")
+    assert counter(page).startswith("6 /")
+    page.wait_for_function("() => document.querySelector('.ag-announcer').textContent.includes('step 6')")
+    assert "step 6 of 22. forward: made a*b = 2 × (−3) = −6" in announcement(widget)
+    tree = graph_tree(widget)
+    graph_name = 'application "computation graph, 12 nodes, output e = 7.863; step 6 of 22, forward at a*b"'
+    assert graph_name in tree, tree
+    assert 'button "a, leaf, value 2, gradient not computed yet"' in tree
+    assert 'button "multiply, a times b, gives a*b = −6"' in tree
+    # Tab lands on the step's node; arrows walk the edges (not the pass)
+    tab_into_graph(page, widget)
+    assert focused_name(page) == '- button "a*b, intermediate, value −6, gradient not computed yet, current step"'
+    page.keyboard.press("ArrowLeft")
+    assert focused_name(page) == '- button "multiply, a times b, gives a*b = −6"'
+    page.keyboard.press("ArrowLeft")
+    assert re.match(r'- button "[ab], leaf, value', focused_name(page))
+    assert counter(page).startswith("6 /"), "arrows on a node walk the graph, they do not step"
+    widget.screenshot(path=str(ARTIFACTS / f"a11y-focused-{theme}.png"))
+    # Escape leaves the graph; arrows step again, to the end
+    page.keyboard.press("Escape")
+    assert page.evaluate("() => document.activeElement.classList.contains('ag-graph')")
+    page.keyboard.press("End")
+    for _ in range(3):  # back from the end to the README's a*b backward step, 19 of 22
+        page.keyboard.press("ArrowLeft")
+    page.wait_for_function("() => document.querySelector('.ag-announcer').textContent.includes('step 19 ')")
+    assert "step 19 of 22. backward: multiply a*b received 1; sends −3 to a, 2 to b" in announcement(widget)
+    widget.focus()
+    page.keyboard.press("ArrowRight")
+    page.wait_for_function("() => document.querySelector('.ag-announcer').textContent.includes('step 20 ')")
+    assert "a.grad is now −3" in announcement(widget)
+    assert 'button "a, leaf, value 2, gradient −3, current step"' in graph_tree(widget)
+    # Enter on a node opens the inspector
+    tab_into_graph(page, widget)
+    page.keyboard.press("Enter")
+    assert widget.locator(".ag-inspector").is_visible()
+    widget.screenshot(path=str(ARTIFACTS / f"a11y-stepped-{theme}.png"))
+    assert axe_violations(page) == []
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_the_readme_graph_walks_by_keyboard_and_reads_aloud(page, site, theme):
+    open_view(page, site, "e_labelled", step=0, theme=theme)
+    walk_readme(page, page.locator(".ag-graph").first, theme)
+    assert ignore_favicon(page.console_errors) == []
