@@ -236,12 +236,14 @@ class GraphWidget(_ContractTraits):
                 data[GRAPH_MIME] = {"version": 1, "fallback": SVG_MIME}
         return data, metadata
 
-    def write_html(self, path) -> pathlib.Path:
+    def write_html(self, path, title: str | None = None) -> pathlib.Path:
         """Write this graph as one self-contained HTML page that steps with no kernel
         (``widgets/page.py``): bundle, styles, fonts and the trace inline, no network
-        request. A live widget writes the steps recorded so far. Returns the path.
+        request. A live widget writes the steps recorded so far. ``title`` names the page
+        (default: after the graph's output, ``Computation graph of loss``). The file is
+        readable by others (0644 under the usual umask), as a web server needs. Returns the path.
         """
-        return write_html(self, path)
+        return write_html(self, path, title)
 
     def __repr__(self) -> str:
         title = self.trace.get("title", "")

@@ -6,13 +6,16 @@ stepping. Read through the accessibility tree (aria_snapshot), driven by keys on
 from __future__ import annotations
 
 import re
+import sys
 
 import pytest
 from a11y_checks import announcement, axe_violations, graph_tree
-from conftest import ARTIFACTS
-from view_page import counter, ignore_favicon, open_view
+from conftest import ARTIFACTS, ROOT
+from view_page import ignore_favicon, open_view
 
 pytestmark = pytest.mark.browser
+sys.path.insert(0, str(ROOT / "tests"))
+from export_fixtures import README_CELLS  # noqa: E402
 
 
 def tab_into_graph(page, widget, limit=40):
@@ -25,19 +28,24 @@ def tab_into_graph(page, widget, limit=40):
     raise AssertionError("Tab never reached the graph")
 
 
+def step_counter(widget) -> str:
+    return widget.locator(".ag-step-counter").text_content()
+
+
 def focused_name(page) -> str:
     return page.locator(":focus").aria_snapshot()
 
 
-def walk_readme(page, widget, theme):
+def walk_readme(page, widget, theme, selector=".ag-graph"):
     """The README example, by keyboard: the checks every host shares."""
-    assert axe_violations(page) == []
-    # step the forward pass by key (the widget has focus: arrows step)
+    assert axe_violations(page, selector) == []
+    # step the forward pass by key (the widget has focus: arrows step); Home: step 0, paused
     widget.focus()
+    page.keyboard.press("Home")
     for _ in range(6):
         page.keyboard.press("ArrowRight")
-    assert counter(page).startswith("6 /")
-    page.wait_for_function("() => document.querySelector('.ag-announcer').textContent.includes('step 6')")
+    assert step_counter(widget).startswith("6 /")
+    page.wait_for_function("() => document.querySelector('.ag-graph .ag-announcer').textContent.includes('step 6')")
     assert "step 6 of 22. forward: made a*b = 2 × (−3) = −6" in announcement(widget)
     tree = graph_tree(widget)
     graph_name = 'application "computation graph, 12 nodes, output e = 7.863; step 6 of 22, forward at a*b"'
@@ -51,7 +59,7 @@ def walk_readme(page, widget, theme):
     assert focused_name(page) == '- button "multiply, a times b, gives a*b = −6"'
     page.keyboard.press("ArrowLeft")
     assert re.match(r'- button "[ab], leaf, value', focused_name(page))
-    assert counter(page).startswith("6 /"), "arrows on a node walk the graph, they do not step"
+    assert step_counter(widget).startswith("6 /"), "arrows on a node walk the graph, they do not step"
     widget.screenshot(path=str(ARTIFACTS / f"a11y-focused-{theme}.png"))
     # Escape leaves the graph; arrows step again, to the end
     page.keyboard.press("Escape")
@@ -59,11 +67,11 @@ def walk_readme(page, widget, theme):
     page.keyboard.press("End")
     for _ in range(3):  # back from the end to the README's a*b backward step, 19 of 22
         page.keyboard.press("ArrowLeft")
-    page.wait_for_function("() => document.querySelector('.ag-announcer').textContent.includes('step 19 ')")
+    page.wait_for_function("() => document.querySelector('.ag-graph .ag-announcer').textContent.includes('step 19 ')")
     assert "step 19 of 22. backward: multiply a*b received 1; sends −3 to a, 2 to b" in announcement(widget)
     widget.focus()
     page.keyboard.press("ArrowRight")
-    page.wait_for_function("() => document.querySelector('.ag-announcer').textContent.includes('step 20 ')")
+    page.wait_for_function("() => document.querySelector('.ag-graph .ag-announcer').textContent.includes('step 20 ')")
     assert "a.grad is now −3" in announcement(widget)
     assert 'button "a, leaf, value 2, gradient −3, current step"' in graph_tree(widget)
     # Enter on a node opens the inspector
@@ -71,7 +79,7 @@ def walk_readme(page, widget, theme):
     page.keyboard.press("Enter")
     assert widget.locator(".ag-inspector").is_visible()
     widget.screenshot(path=str(ARTIFACTS / f"a11y-stepped-{theme}.png"))
-    assert axe_violations(page) == []
+    assert axe_violations(page, selector) == []
 
 
 @pytest.mark.parametrize("theme", ["light", "dark"])
@@ -79,3 +87,33 @@ def test_the_readme_graph_walks_by_keyboard_and_reads_aloud(page, site, theme):
     open_view(page, site, "e_labelled", step=0, theme=theme)
     walk_readme(page, page.locator(".ag-graph").first, theme)
     assert ignore_favicon(page.console_errors) == []
+
+
+def test_in_jupyterlab_the_readme_cell_walks_by_keyboard_and_reads_aloud(lab, page):
+    from lab_harness import open_notebook, run_all_cells, write_notebook
+
+    root, base, token = lab
+    write_notebook(root / "a11y_readme.ipynb", README_CELLS[:2])
+    open_notebook(page, base, token, "a11y_readme.ipynb")
+    run_all_cells(page, timeout_ms=180_000)
+    widget = page.locator(".ag-graph").first
+    widget.locator("g.ag-node").first.wait_for(timeout=60_000)
+    walk_readme(page, widget, "jupyterlab")
+    assert [e for e in page.console_errors if "favicon" not in e] == []
+
+
+def test_in_notebook7_the_readme_cell_walks_by_keyboard_and_reads_aloud(browser_ready, page, tmp_path):
+    from lab_harness import write_notebook
+    from server_harness import notebook7
+
+    write_notebook(tmp_path / "a11y_readme.ipynb", README_CELLS[:2])
+    with notebook7(tmp_path, ARTIFACTS / "notebook7-a11y.log") as (base, token):
+        page.goto(f"{base}/notebooks/a11y_readme.ipynb?token={token}", timeout=120_000)
+        page.wait_for_function(
+            """() => { const w = window.jupyterapp && window.jupyterapp.shell.currentWidget;
+                       const k = w && w.sessionContext && w.sessionContext.session && w.sessionContext.session.kernel;
+                       return !!(k && k.status === 'idle'); }""", timeout=120_000)
+        page.evaluate("window.jupyterapp.commands.execute('notebook:run-all-cells')")
+        widget = page.locator(".ag-graph").first
+        widget.locator("g.ag-node").first.wait_for(timeout=120_000)
+        walk_readme(page, widget, "notebook7")

@@ -47,7 +47,8 @@ export function mountWidget(model, el, host) {
     onCollapse: (scope) => set({ collapsed: [...get("collapsed").filter((s) => s !== scope), scope], selected: "" }) });
   const nav = createKeyboardNav(graph, { onOpen: (id) => set({ selected: id }), onLeave: () => root.focus() });
   const announcer = createAnnouncer(root);
-  const camera = createCamera(graph, canvas, () => display && display.groupOf.get(stateAt(index, get("step")).current));
+  const camera = createCamera(graph, canvas, () => display && display.groupOf.get(stateAt(index, get("step")).current),
+    { whole: !!model.get("fit_whole") }); // a page's model sets fit_whole (app/page.js)
   const inspector = createInspector(main, { onOpen: toggleScope });
   const legend = createLegend(root);
   const predict = createPredictPanel(root, { getPredictions: () => get("predictions"),
