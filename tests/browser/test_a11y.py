@@ -117,3 +117,45 @@ def test_in_notebook7_the_readme_cell_walks_by_keyboard_and_reads_aloud(browser_
         widget = page.locator(".ag-graph").first
         widget.locator("g.ag-node").first.wait_for(timeout=120_000)
         walk_readme(page, widget, "notebook7")
+
+
+def test_a_page_in_an_820px_course_column_fits_waits_to_be_seen_and_walks(chromium, tmp_path):
+    """The README graph's page in an iframe of a course page's 820-px column, below the fold."""
+    from example_graphs import readme_example
+    from offline import OfflinePage
+
+    import ag_jupyter as ag
+
+    tr, names = readme_example()
+    ag.show(tr, names=names, animate=True).write_html(tmp_path / "graph.html")
+    (tmp_path / "course.html").write_text(
+        '<!doctype html><html lang="en"><title>Week 3</title><body><main><h1>Week 3</h1>'
+        '<div style="height: 1800px">reading first</div>'
+        '<iframe src="graph.html" title="the chain rule, step by step" width="820" height="760"></iframe>'
+        "</main></body></html>")
+    view = OfflinePage(chromium, tmp_path / "course.html", viewport=(1200, 900))
+    page = view.page
+    frame = page.frame_locator("iframe")
+    widget = frame.locator(".ag-graph")
+    widget.locator("g.ag-node").first.wait_for(state="attached")
+    play = widget.locator("button[data-action=play]")
+    # below the fold it has not started: step 0, not playing
+    assert play.get_attribute("aria-pressed") == "false"
+    assert widget.locator(".ag-step-counter").text_content() == "0 / 22"
+    page.locator("iframe").scroll_into_view_if_needed()
+    widget.locator("button[data-action=play][aria-pressed=true]").wait_for()
+    widget.locator("button[data-action=first]").click()  # stops it; every node is drawn at the end
+    widget.locator("button[data-action=last]").click()
+    # the whole graph fits its 820-px frame on load
+    inside = widget.evaluate("""el => { const view = el.querySelector('.ag-svg').getBoundingClientRect();
+        return [...el.querySelectorAll('g.ag-node')].every(n => { const r = n.getBoundingClientRect();
+          return r.left >= view.left - 1 && r.right <= view.right + 1 && r.top >= view.top - 1
+            && r.bottom <= view.bottom + 1; }); }""")
+    assert inside
+    inner = page.frames[1]
+    assert axe_violations(inner) == []
+    tree = graph_tree(widget)
+    assert 'button "a, leaf, value 2, gradient −3"' in tree and 'button "e, output, value 7.863, gradient 1"' in tree
+    widget.screenshot(path=str(ARTIFACTS / "a11y-page-820.png"))
+    assert view.errors == [] and view.requests == []
+    view.close()
