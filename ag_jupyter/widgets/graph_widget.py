@@ -27,6 +27,7 @@ import traitlets
 
 from .contract import check_document_version, check_option, synced_traits
 from .live import document_change
+from .myst import write_myst
 from .page import write_html
 from .static_svg import static_svg
 
@@ -244,6 +245,12 @@ class GraphWidget(_ContractTraits):
         readable by others (0644 under the usual umask), as a web server needs. Returns the path.
         """
         return write_html(self, path, title)
+
+    def to_myst(self, path) -> pathlib.Path:
+        """Write this graph for a MyST / Jupyter Book 2 page (``widgets/myst.py``): ``path``
+        (a ``.md`` file holding the ``{anywidget}`` directive) and the module, styles and
+        model beside it. The page steps with no kernel. Returns the Markdown file's path."""
+        return write_myst(self, path)
 
     def __repr__(self) -> str:
         title = self.trace.get("title", "")

@@ -103,7 +103,7 @@ def test_in_jupyterlab_the_readme_cell_walks_by_keyboard_and_reads_aloud(lab, pa
 
 
 def test_in_notebook7_the_readme_cell_walks_by_keyboard_and_reads_aloud(browser_ready, page, tmp_path):
-    from lab_harness import write_notebook
+    from lab_harness import run_all_cells, write_notebook
     from server_harness import notebook7
 
     write_notebook(tmp_path / "a11y_readme.ipynb", README_CELLS[:2])
@@ -113,7 +113,7 @@ def test_in_notebook7_the_readme_cell_walks_by_keyboard_and_reads_aloud(browser_
             """() => { const w = window.jupyterapp && window.jupyterapp.shell.currentWidget;
                        const k = w && w.sessionContext && w.sessionContext.session && w.sessionContext.session.kernel;
                        return !!(k && k.status === 'idle'); }""", timeout=120_000)
-        page.evaluate("window.jupyterapp.commands.execute('notebook:run-all-cells')")
+        run_all_cells(page, timeout_ms=180_000)  # done, so the notebook moves the focus no more
         widget = page.locator(".ag-graph").first
         widget.locator("g.ag-node").first.wait_for(timeout=120_000)
         walk_readme(page, widget, "notebook7")

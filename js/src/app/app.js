@@ -24,6 +24,8 @@ import { createPredictPanel } from "../view/predictui.js";
 import { createKeyboardNav } from "../view/keyboard-nav.js";
 import { createAnnouncer } from "../view/announcer.js";
 import { stepSentence } from "../model/describe.js";
+import { walkWay } from "../model/graphwalk.js";
+import { guardShortcuts } from "../view/shortcut-guard.js";
 
 export function mountWidget(model, el, host) {
   const get = (name) => trait(model, name);
@@ -155,6 +157,9 @@ export function mountWidget(model, el, host) {
     act(action);
   }
   root.addEventListener("keydown", onKey);
+  // the keymap's keys, and on a node the walk's (arrows, Enter, Escape)
+  const stopGuard = guardShortcuts(root, (ev) => !!keyAction(ev, ev.target.tagName) || (!!ev.target.closest(".ag-node")
+    && (!!walkWay(ev.key, "LR") || ev.key === "Enter" || ev.key === "Escape")));
 
   const handlers = [];
   for (const name of LAYOUT_TRAITS) handlers.push([`change:${name}`, relayout]);
@@ -168,6 +173,7 @@ export function mountWidget(model, el, host) {
     for (const [name, fn] of handlers) model.off(name, fn);
     stopListening();
     root.removeEventListener("keydown", onKey);
+    stopGuard();
     nav.destroy();
     announcer.destroy();
     graph.destroy();
