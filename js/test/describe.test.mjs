@@ -33,7 +33,7 @@ test("an op says what it does to which inputs and what it gives", () => {
 test("the graph is described: node count, output, where the step is", () => {
   const g = readme();
   assert.equal(graphLabel(g.index, g.display, g.at(0).state), "computation graph, 12 nodes, output e = 7.863; nothing built yet");
-  assert.match(graphLabel(g.index, g.display, g.at(5).state), /; step 5 of 22, forward at MulBackward0$/);
+  assert.match(graphLabel(g.index, g.display, g.at(5).state), /; step 5 of 22, forward at multiply$/);
 });
 
 test("each step is a sentence with the document's numbers", () => {

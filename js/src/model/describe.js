@@ -95,6 +95,8 @@ function opParts(index, node) {
   return between.startsWith("of ") ? [`${opWord(node)} ${between}`, "", gives] : [opWord(node), between, gives];
 }
 
+const spokenName = (node) => (node && node.kind === "op" ? opWord(node) : nodeName(node));
+
 /** The graph itself: how many nodes, its output(s), where the step is. */
 export function graphLabel(index, display, state) {
   const outputs = display.nodes.filter((d) => d.role === "output").map((d) => {
@@ -102,7 +104,7 @@ export function graphLabel(index, display, state) {
     return v && v.kind === "scalar" ? `${tensorName(node)} = ${v.text}` : tensorName(node);
   });
   const where = !state.event ? "nothing built yet"
-    : `step ${state.step} of ${state.total}, ${state.phase}${state.current ? ` at ${nodeName(index.nodes.get(state.current))}` : ""}`;
+    : `step ${state.step} of ${state.total}, ${state.phase}${state.current ? ` at ${spokenName(index.nodes.get(state.current))}` : ""}`;
   const out = outputs.length ? `, output ${outputs.slice(0, 3).join(" and ")}` : "";
   return spoken(`computation graph, ${count(display.nodes.length, "node")}${out}; ${where}`);
 }
