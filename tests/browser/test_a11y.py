@@ -159,3 +159,15 @@ def test_a_page_in_an_820px_course_column_fits_waits_to_be_seen_and_walks(chromi
     widget.screenshot(path=str(ARTIFACTS / "a11y-page-820.png"))
     assert view.errors == [] and view.requests == []
     view.close()
+
+
+def test_less_motion_asked_for_stops_the_pulse_and_the_fades(page, site):
+    page.emulate_media(reduced_motion="reduce")
+    open_view(page, site, "e_labelled", step=19, animate=True)
+    widget = page.locator(".ag-graph").first
+    motion = widget.evaluate("""el => {
+        const edge = el.querySelector('.ag-edge.ag-active'), node = el.querySelector('g.ag-node');
+        return [getComputedStyle(edge).animationName, getComputedStyle(node).transitionDuration]; }""")
+    assert motion == ["none", "0s"]
+    # and the key says in words what the current step's orange border means
+    assert "current step" in widget.locator(".ag-legend").inner_text()

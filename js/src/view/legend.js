@@ -7,6 +7,7 @@ const COLOURS = [
   ["leaf", "leaf (requires grad)"],
   ["output", "output"],
   ["constant", "constant"],
+  ["current", "current step"], // the thick orange border, said in words too
 ];
 const MARKS = [
   ["value", "2", "gradient"],
