@@ -139,6 +139,12 @@ def test_a_page_in_an_820px_course_column_fits_waits_to_be_seen_and_walks(chromi
     widget = frame.locator(".ag-graph")
     widget.locator("g.ag-node").first.wait_for(state="attached")
     play = widget.locator("button[data-action=play]")
+    # the whole graph fits its 820-px frame on load (playing then follows the step, readable)
+    inside = widget.evaluate("""el => { const view = el.querySelector('.ag-svg').getBoundingClientRect();
+        return [...el.querySelectorAll('g.ag-node')].every(n => { const r = n.getBoundingClientRect();
+          return r.left >= view.left - 1 && r.right <= view.right + 1 && r.top >= view.top - 1
+            && r.bottom <= view.bottom + 1; }); }""")
+    assert inside
     # below the fold it has not started: step 0, not playing
     assert play.get_attribute("aria-pressed") == "false"
     assert widget.locator(".ag-step-counter").text_content() == "0 / 22"
@@ -146,12 +152,6 @@ def test_a_page_in_an_820px_course_column_fits_waits_to_be_seen_and_walks(chromi
     widget.locator("button[data-action=play][aria-pressed=true]").wait_for()
     widget.locator("button[data-action=first]").click()  # stops it; every node is drawn at the end
     widget.locator("button[data-action=last]").click()
-    # the whole graph fits its 820-px frame on load
-    inside = widget.evaluate("""el => { const view = el.querySelector('.ag-svg').getBoundingClientRect();
-        return [...el.querySelectorAll('g.ag-node')].every(n => { const r = n.getBoundingClientRect();
-          return r.left >= view.left - 1 && r.right <= view.right + 1 && r.top >= view.top - 1
-            && r.bottom <= view.bottom + 1; }); }""")
-    assert inside
     inner = page.frames[1]
     assert axe_violations(inner) == []
     tree = graph_tree(widget)

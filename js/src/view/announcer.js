@@ -11,7 +11,9 @@ export function createAnnouncer(parent) {
   region.setAttribute("aria-live", "polite");
   region.setAttribute("aria-atomic", "true");
   parent.appendChild(region);
-  let pending = "", said = "", timer = null, lastAt = -Infinity;
+  // The state a widget opens in is not news: a notebook of ten graphs would read ten
+  // sentences on opening. Only steps taken after that are said.
+  let pending = "", said = null, timer = null, lastAt = -Infinity;
 
   function flush() {
     timer = null;
@@ -23,6 +25,7 @@ export function createAnnouncer(parent) {
 
   /** Says `text` (once: the same sentence again is not repeated). */
   function say(text, { playing = false } = {}) {
+    if (said === null) { said = text; return; }
     pending = text;
     if (timer !== null) return; // already waiting: the newest text goes out then
     const wait = playing ? Math.max(SETTLE_MS, lastAt + PLAYING_GAP_MS - performance.now()) : SETTLE_MS;
