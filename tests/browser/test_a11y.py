@@ -99,6 +99,20 @@ def test_in_jupyterlab_the_readme_cell_walks_by_keyboard_and_reads_aloud(lab, pa
     widget = page.locator(".ag-graph").first
     widget.locator("g.ag-node").first.wait_for(timeout=60_000)
     walk_readme(page, widget, "jupyterlab")
+    # JupyterLab Dark: still no violation, and the focus ring shows (then back to light,
+    # which the session's other Lab tests expect)
+    for theme in ("JupyterLab Dark", "JupyterLab Light"):
+        page.locator(".lm-MenuBar-itemLabel", has_text="Settings").click()
+        page.locator(".lm-Menu-itemLabel", has_text="Theme").first.hover()
+        page.locator(".lm-Menu-itemLabel").get_by_text(theme, exact=True).click()
+        light = "true" if theme.endswith("Light") else "false"
+        page.wait_for_function(f"() => document.body.dataset.jpThemeLight === '{light}'", timeout=30_000)
+        page.wait_for_timeout(500)  # the theme's stylesheet applies
+        if light == "false":
+            assert axe_violations(page) == []
+            tab_into_graph(page, widget)
+            assert focused_name(page).startswith('- button "')
+            widget.screenshot(path=str(ARTIFACTS / "a11y-focused-jupyterlab-dark.png"))
     assert [e for e in page.console_errors if "favicon" not in e] == []
 
 
