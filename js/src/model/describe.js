@@ -24,6 +24,9 @@ export function spoken(text) {
   return String(text).replace(/(^|[\s([,=])-(?=\d|inf)/g, "$1−");
 }
 
+// A one-number tensor's number as its box writes it, else null (no preview decoded).
+const scalarText = (s) => (s && Array.isArray(s.values) && s.values.length === 1 ? num(s.values[0]) : null);
+
 const count = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
 /** The op's word ("multiply"), its PyTorch name when it has none here. */
@@ -36,8 +39,8 @@ export function opWord(node) {
 
 // A tensor's value as its box shows it: the number, the small grid's rows, or (large)
 // its shape with min and max.
-function valueWords(node) {
-  const v = valueView(node.value);
+function valueWords(node, view) {
+  const v = view === undefined ? valueView(node.value) : view;
   if (!v) return Array.isArray(node.shape) && node.shape.length ? `shape ${shapeWords(node.shape)}` : "";
   if (v.kind === "scalar") return `value ${v.text}`;
   if (v.kind === "grid") return `shape ${shapeWords(node.shape)}, values ${v.rows.map((r) => r.join(", ")).join("; ")}`;
@@ -74,7 +77,9 @@ export function nodeLabel(index, d, ds) {
 }
 
 function tensorParts(node, d, ds) {
-  const parts = [tensorName(node), ROLE_WORDS[d.role] || "tensor", valueWords(node)];
+  // the box's own value view when there is one (displayGraph made it: decoding a large
+  // tensor's preview again for its name would cost more than the rest of a step)
+  const parts = [tensorName(node), ROLE_WORDS[d.role] || "tensor", valueWords(node, d.content ? d.content.value : undefined)];
   if (node.requires_grad) parts.push(gradWords(gradState(ds, d.id, !!node.is_leaf)));
   return parts;
 }
@@ -88,9 +93,8 @@ function opParts(index, node) {
   const between = words && words[1] && inputs.length === 2 ? `${inputs[0].text} ${words[1]} ${inputs[1].text}`
     : inputs.length ? `of ${inputs.map((i) => i.text).join(" and ")}` : "";
   const out = (index.outputs.get(node.id) || []).map((e) => index.nodes.get(e.dst))[0];
-  const outValue = out && valueView(out.value);
-  const gives = !out ? "" : outValue && outValue.kind === "scalar" ? `gives ${tensorName(out)} = ${outValue.text}`
-    : `gives ${tensorName(out)}`;
+  const outValue = out && scalarText(out.value);
+  const gives = !out ? "" : outValue !== null ? `gives ${tensorName(out)} = ${outValue}` : `gives ${tensorName(out)}`;
   // "logarithm of d", but "multiply, a times b"
   return between.startsWith("of ") ? [`${opWord(node)} ${between}`, "", gives] : [opWord(node), between, gives];
 }
@@ -100,8 +104,8 @@ const spokenName = (node) => (node && node.kind === "op" ? opWord(node) : nodeNa
 /** The graph itself: how many nodes, its output(s), where the step is. */
 export function graphLabel(index, display, state) {
   const outputs = display.nodes.filter((d) => d.role === "output").map((d) => {
-    const node = index.nodes.get(d.id), v = node && valueView(node.value);
-    return v && v.kind === "scalar" ? `${tensorName(node)} = ${v.text}` : tensorName(node);
+    const node = index.nodes.get(d.id), v = node && scalarText(node.value);
+    return v !== null && v !== undefined ? `${tensorName(node)} = ${v}` : tensorName(node);
   });
   const where = !state.event ? "nothing built yet"
     : `step ${state.step} of ${state.total}, ${state.phase}${state.current ? ` at ${spokenName(index.nodes.get(state.current))}` : ""}`;
