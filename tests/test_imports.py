@@ -18,7 +18,8 @@ PACKAGE = "ag_jupyter"
 LAYERS = [
     ("arrays", ["ag_jupyter.core", "ag_jupyter.backend", "ag_jupyter.dtypes", "ag_jupyter.promotion",
                 "ag_jupyter.operands", "ag_jupyter.arrays", "ag_jupyter.printing", "ag_jupyter.cuda",
-                "ag_jupyter.generator", "ag_jupyter.backends"]),
+                "ag_jupyter.generator", "ag_jupyter.backends", "ag_jupyter.deferred_checks",
+                "ag_jupyter.gpu_kernels"]),
     ("autograd", ["ag_jupyter.autograd"]),
     ("ops", ["ag_jupyter.ops"]),
     ("tensor", ["ag_jupyter.tensor", "ag_jupyter.tensor_math", "ag_jupyter.tensor_compare",
