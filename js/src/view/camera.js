@@ -4,8 +4,9 @@
 // through steps and clicks, until the learner zooms or pans themselves.
 import { READABLE_SCALE } from "./render.js";
 
-/** ``look()`` gives viewpoint()'s answer for the step on screen (or null before a graph). */
-export function createCamera(graph, canvas, look) {
+/** ``look()`` gives viewpoint()'s answer for the step on screen (or null before a graph).
+ *  With ``whole`` (a written page, read in a narrow column) the automatic fit shows the whole graph. */
+export function createCamera(graph, canvas, look, { whole = false } = {}) {
   let shownStep = -1, shownSelected = "", sized = false, learnerFit = false, wide = false;
 
   /** The view for a new layout: the learner's fit if they chose one; a big graph waiting
@@ -14,7 +15,7 @@ export function createCamera(graph, canvas, look) {
   function autoFit() {
     if (learnerFit) { graph.fit(); return; }
     const view = look() || { kind: "none" };
-    if (view.kind === "whole") graph.fit();
+    if (whole || view.kind === "whole") graph.fit();
     else graph.fit({ minScale: READABLE_SCALE, focus: view.kind === "node" ? view.id : null });
   }
 
