@@ -29,6 +29,7 @@ from ..tracing.gc_pause import collections_paused
 from .comm_state import SentWithoutBufferSearch, document_to_json
 from .contract import check_document_version, check_option, synced_traits
 from .live import document_change
+from .myst import write_myst
 from .page import write_html
 from .static_svg import static_svg
 
@@ -240,12 +241,20 @@ class GraphWidget(SentWithoutBufferSearch, _ContractTraits):
                 data[GRAPH_MIME] = {"version": 1, "fallback": SVG_MIME}
         return data, metadata
 
-    def write_html(self, path) -> pathlib.Path:
+    def write_html(self, path, title: str | None = None) -> pathlib.Path:
         """Write this graph as one self-contained HTML page that steps with no kernel
         (``widgets/page.py``): bundle, styles, fonts and the trace inline, no network
-        request. A live widget writes the steps recorded so far. Returns the path.
+        request. A live widget writes the steps recorded so far. ``title`` names the page
+        (default: after the graph's output, ``Computation graph of loss``). The file is
+        readable by others (0644 under the usual umask), as a web server needs. Returns the path.
         """
-        return write_html(self, path)
+        return write_html(self, path, title)
+
+    def to_myst(self, path) -> pathlib.Path:
+        """Write this graph for a MyST / Jupyter Book 2 page (``widgets/myst.py``): ``path``
+        (a ``.md`` file holding the ``{anywidget}`` directive) and the module, styles and
+        model beside it. The page steps with no kernel. Returns the Markdown file's path."""
+        return write_myst(self, path)
 
     def __repr__(self) -> str:
         title = self.trace.get("title", "")

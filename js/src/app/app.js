@@ -21,6 +21,11 @@ import { keyAction } from "../model/keymap.js";
 import { selectedScope, toggleScope as scopeToggle } from "../model/scopes.js";
 import { createLegend } from "../view/legend.js";
 import { createPredictPanel } from "../view/predictui.js";
+import { createKeyboardNav } from "../view/keyboard-nav.js";
+import { createAnnouncer } from "../view/announcer.js";
+import { stepSentence } from "../model/describe.js";
+import { walkWay } from "../model/graphwalk.js";
+import { guardShortcuts } from "../view/shortcut-guard.js";
 
 export function mountWidget(model, el, host) {
   const get = (name) => trait(model, name);
@@ -42,7 +47,10 @@ export function mountWidget(model, el, host) {
   main.appendChild(canvas);
   const graph = createGraphView(canvas, { onSelect: (id) => set({ selected: id }), onOpen: toggleScope,
     onCollapse: (scope) => set({ collapsed: [...get("collapsed").filter((s) => s !== scope), scope], selected: "" }) });
-  const camera = createCamera(graph, canvas, () => display && display.groupOf.get(stateAt(index, get("step")).current));
+  const nav = createKeyboardNav(graph, { onOpen: (id) => set({ selected: id }), onLeave: () => root.focus() });
+  const announcer = createAnnouncer(root);
+  const camera = createCamera(graph, canvas, () => display && display.groupOf.get(stateAt(index, get("step")).current),
+    { whole: !!model.get("fit_whole") }); // a page's model sets fit_whole (app/page.js)
   const inspector = createInspector(main, { onOpen: toggleScope });
   const legend = createLegend(root);
   const predict = createPredictPanel(root, { getPredictions: () => get("predictions"),
@@ -73,6 +81,7 @@ export function mountWidget(model, el, host) {
     const outlines = findOutlines(index, display);
     layout = layoutGraph(display, { direction, outlines });
     graph.setGraph(display, layout, direction, outlines);
+    nav.setGraph(display, layout, direction);
     passMarks = options.passIndex >= 0 ? comparePasses(index, options.passIndex) : null;
     segments = phaseSegments(index);
     passes = passOptions(index);
@@ -92,6 +101,8 @@ export function mountWidget(model, el, host) {
       unused: passMarks && new Set(passMarks.unused.map((id) => display.groupOf.get(id))),
       errorType: state.error ? state.error.type : "" });
     camera.followStep(state.step, ds.current);
+    nav.update(index, ds, state);
+    announcer.say(stepSentence(index, state, { hideGradients: !!get("predict") }), { playing: !!get("playing") });
     root.classList.toggle("ag-animate", !!get("animate"));
     root.dataset.phase = state.phase;
     const { min, max } = passRange(index, get("pass_index"));
@@ -146,6 +157,9 @@ export function mountWidget(model, el, host) {
     act(action);
   }
   root.addEventListener("keydown", onKey);
+  // the keymap's keys, and on a node the walk's (arrows, Enter, Escape)
+  const stopGuard = guardShortcuts(root, (ev) => !!keyAction(ev, ev.target.tagName) || (!!ev.target.closest(".ag-node")
+    && (!!walkWay(ev.key, "LR") || ev.key === "Enter" || ev.key === "Escape")));
 
   const handlers = [];
   for (const name of LAYOUT_TRAITS) handlers.push([`change:${name}`, relayout]);
@@ -159,6 +173,9 @@ export function mountWidget(model, el, host) {
     for (const [name, fn] of handlers) model.off(name, fn);
     stopListening();
     root.removeEventListener("keydown", onKey);
+    stopGuard();
+    nav.destroy();
+    announcer.destroy();
     graph.destroy();
     panel.destroy();
     root.remove();

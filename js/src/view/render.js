@@ -250,7 +250,7 @@ export function createGraphView(container, { onSelect = () => {}, onOpen = () =>
 
   svg.on("click", () => onSelect(""));
   return {
-    svg: svg.node(), setGraph, update, fit, reveal, wholeInView,
+    svg: svg.node(), setGraph, update, fit, reveal, wholeInView, nodeElement: (id) => nodes.get(id)?.el || null,
     destroy: () => { cancelAnimationFrame(glide); svg.on(".zoom", null); svg.remove(); minimap.destroy(); },
   };
 }
