@@ -26,6 +26,7 @@ import anywidget
 import traitlets
 
 from ..tracing.gc_pause import collections_paused
+from .checks import CheckMethods
 from .comm_state import SentWithoutBufferSearch, document_to_json
 from .contract import check_document_version, check_option, synced_traits
 from .live import document_change
@@ -46,7 +47,7 @@ _ContractTraits = type("_ContractTraits", (anywidget.AnyWidget,), synced_traits(
 _ContractTraits.class_traits()["trace"].tag(to_json=document_to_json)  # sent as it is (comm_state.py)
 
 
-class GraphWidget(SentWithoutBufferSearch, _ContractTraits):
+class GraphWidget(CheckMethods, SentWithoutBufferSearch, _ContractTraits):
     """The graph of a trace document, animated forward and stepped backward.
 
     Its synced traits (``trace``, ``step``, ``playing``, ``speed``, ``direction``,
@@ -212,6 +213,8 @@ class GraphWidget(SentWithoutBufferSearch, _ContractTraits):
                 self.advance_all() if content.get("all") else self.advance()
             except Exception:  # noqa: BLE001 - a comm handler has no caller to raise to
                 traceback.print_exc()  # ipykernel shows it in the output of the cell being run
+        elif isinstance(content, dict) and content.get("type") == "check":
+            self._answer_check(content)  # checks.py: nudge, one step downhill
 
     # ----- display ------------------------------------------------------------------------
     def static_svg(self) -> str:

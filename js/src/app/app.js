@@ -26,6 +26,7 @@ import { createAnnouncer } from "../view/announcer.js";
 import { stepSentence } from "../model/describe.js";
 import { walkWay } from "../model/graphwalk.js";
 import { guardShortcuts } from "../view/shortcut-guard.js";
+import { createCheckPanel } from "../view/checkpanel.js";
 
 export function mountWidget(model, el, host) {
   const get = (name) => trait(model, name);
@@ -51,7 +52,8 @@ export function mountWidget(model, el, host) {
   const announcer = createAnnouncer(root);
   const camera = createCamera(graph, canvas, () => display && display.groupOf.get(stateAt(index, get("step")).current),
     { whole: !!model.get("fit_whole") }); // a page's model sets fit_whole (app/page.js)
-  const inspector = createInspector(main, { onOpen: toggleScope });
+  const checks = createCheckPanel({ model, highlight: (ids) => graph.highlight(ids) });
+  const inspector = createInspector(main, { onOpen: toggleScope, checks });
   const legend = createLegend(root);
   const predict = createPredictPanel(root, { getPredictions: () => get("predictions"),
     setPredictions: (value) => set({ predictions: value }), step: () => host.dispatch({ type: "step" }) });
@@ -178,6 +180,7 @@ export function mountWidget(model, el, host) {
     announcer.destroy();
     graph.destroy();
     panel.destroy();
+    checks.destroy();
     root.remove();
   };
 }
