@@ -26,7 +26,15 @@ from .summary import _BLAS, SMALL, Deferred, Large, _dot, _plan, dtype_name
 _add, _multiply = numpy.add.reduce, numpy.multiply
 _lowest, _highest = numpy.minimum.reduce, numpy.maximum.reduce
 _BATCHED = 8  # fewer summaries of a shape than this finish alone: stacking would cost more
-_ROWS = 128  # summaries per stack: a stack of float64 rows stays ~1 MB, in memory already mapped
+# Entries per stack: 64 KiB of float64, under the C allocator's mmap threshold (128 KiB). A
+# larger stack is mapped fresh and handed back each time, every page of it faulted in again
+# in a fresh process (copies.py tells the story): W3's to_dict took 34-39 ms of CPU with
+# stacks of 128 rows of 1,000, 29-34 ms with these (medians of 9, fresh processes).
+_STACKED = 8192
+
+
+def _rows(entries: int) -> int:
+    return max(1, _STACKED // max(entries, 1))
 
 
 def finish_all(summaries) -> None:
@@ -78,10 +86,11 @@ def _finish_deferred(key: tuple, members: list) -> None:
     step = _plan(shape)[1]
     row_step, col_step = step
     name = dtype_name(dtype)
-    for first in range(0, len(flats), _ROWS):
-        samples = numpy.stack(flats[first:first + _ROWS])
+    rows = _rows(math.prod(shape))
+    for first in range(0, len(flats), rows):
+        samples = numpy.stack(flats[first:first + rows])
         grids = samples.reshape(samples.shape[0], -1, shape[-1])[:, ::row_step, ::col_step]
-        chunk = finite[first:first + _ROWS]
+        chunk = finite[first:first + rows]
         for (summary, _), json in zip(chunk, _finished(samples, grids, step, [n for _, n in chunk], False)):
             if json is None:
                 continue
@@ -93,8 +102,9 @@ def _finish_deferred(key: tuple, members: list) -> None:
 
 def _finish_large(key: tuple, members: list) -> None:
     """``Large.to_json`` for summaries whose samples and grids have one shape each."""
-    for first in range(0, len(members), _ROWS):
-        chunk = members[first:first + _ROWS]
+    rows = _rows(members[0].sample.size)
+    for first in range(0, len(members), rows):
+        chunk = members[first:first + rows]
         samples = numpy.stack([summary.sample.reshape(-1) for summary in chunk])
         grids = numpy.stack([summary.grid for summary in chunk])
         norms = [summary.norm for summary in chunk]
