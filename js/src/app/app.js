@@ -3,7 +3,8 @@
 // graph out again only when a trait marked redraws: "layout" in contract.json changes
 // (trace, collapse, constants, pass, max_nodes, direction); a step only recomputes the
 // timeline state and flips classes.
-import { stateAt, phaseSegments, passRange, stripLine } from "../model/timeline.js";
+import { phaseSegments, passRange, stripLine } from "../model/timeline.js";
+import { createCursor, displayChanges } from "../model/cursor.js";
 import { displayGraph, displayState } from "../model/collapse.js";
 import { layoutGraph } from "../model/layout.js";
 import { findOutlines } from "../model/outlines.js";
@@ -31,6 +32,9 @@ export function mountWidget(model, el, host) {
   el.appendChild(root);
   const expanded = new Set(); // scopes the learner opened that max_nodes had closed
   let display = null, layout = null, layoutKey = "", passMarks = null, index = null, segments = [], passes = [];
+  // A step moves the cursor one event and redraws what that event changed (cursor.js);
+  // drawn: what the last full redraw used, so a change of those redraws everything.
+  let cursor = null, state = null, drawn = null;
 
   const controls = createControls(root, { onAction: act });
   const strip = createCodeStrip(root);
@@ -42,7 +46,7 @@ export function mountWidget(model, el, host) {
   main.appendChild(canvas);
   const graph = createGraphView(canvas, { onSelect: (id) => set({ selected: id }), onOpen: toggleScope,
     onCollapse: (scope) => set({ collapsed: [...get("collapsed").filter((s) => s !== scope), scope], selected: "" }) });
-  const camera = createCamera(graph, canvas, () => display && display.groupOf.get(stateAt(index, get("step")).current));
+  const camera = createCamera(graph, canvas, () => display && state && display.groupOf.get(state.current));
   const inspector = createInspector(main, { onOpen: toggleScope });
   const legend = createLegend(root);
   const predict = createPredictPanel(root, { getPredictions: () => get("predictions"),
@@ -73,6 +77,7 @@ export function mountWidget(model, el, host) {
     const outlines = findOutlines(index, display);
     layout = layoutGraph(display, { direction, outlines });
     graph.setGraph(display, layout, direction, outlines);
+    drawn = null;
     passMarks = options.passIndex >= 0 ? comparePasses(index, options.passIndex) : null;
     segments = phaseSegments(index);
     passes = passOptions(index);
@@ -83,14 +88,15 @@ export function mountWidget(model, el, host) {
   function refresh() {
     if (host.getIndex() !== index) { relayout(); return; }
     if (!problem.hidden) return;
-    const state = stateAt(index, get("step"));
+    if (!cursor || cursor.index !== index) { cursor = Object.assign(createCursor(index), { index }); drawn = null; }
+    state = cursor.moveTo(get("step"));
     const ds = displayState(display, state);
     const selected = get("selected");
     legend.update(state.phase, get("direction") === "TB" ? "TB" : "LR");
     predict.show(index, state.step, !!get("predict"));
     graph.update(ds, { selected, added: passMarks && passMarks.added,
       unused: passMarks && new Set(passMarks.unused.map((id) => display.groupOf.get(id))),
-      errorType: state.error ? state.error.type : "" });
+      errorType: state.error ? state.error.type : "" }, onlyChanged(state.changed, selected));
     camera.followStep(state.step, ds.current);
     root.classList.toggle("ag-animate", !!get("animate"));
     root.dataset.phase = state.phase;
@@ -104,6 +110,15 @@ export function mountWidget(model, el, host) {
     panel.show(index, state, { defer: !!get("playing"), live: !!get("live") });
     camera.aroundInspector(selected, ds.current, () => inspector.show(selected, index, state, display));
     root.title = passMarks ? passMarks.text : "";
+  }
+
+  // What this refresh must redraw: the step's changes and a selection that moved, or
+  // everything after a layout, a jump or a change of pass marks.
+  function onlyChanged(changed, selected) {
+    const only = drawn && drawn.display === display && drawn.passMarks === passMarks ? displayChanges(display, changed) : null;
+    if (only && selected !== drawn.selected) for (const id of [selected, drawn.selected]) if (id) only.nodes.add(id);
+    drawn = { display, passMarks, selected };
+    return only;
   }
 
   function toggleScope(id) {
@@ -132,8 +147,8 @@ export function mountWidget(model, el, host) {
         set({ pass_index: value, step: max, selected: "", playing: false });
         break;
       }
-      case "export-svg": exportSVG(graph.svg, layout, host.getIndex().doc.title); break;
-      case "export-png": exportPNG(graph.svg, layout, host.getIndex().doc.title).catch(() => {}); break;
+      case "export-svg": graph.whole(() => exportSVG(graph.svg, layout, host.getIndex().doc.title)); break;
+      case "export-png": graph.whole(() => exportPNG(graph.svg, layout, host.getIndex().doc.title)).catch(() => {}); break;
       default: break;
     }
   }

@@ -12,6 +12,7 @@ import { drawTensor, updateGrad } from "./nodedraw.js";
 import { gradState } from "../model/nodecontent.js";
 import { backwardArrow, placeEdgeLabel } from "../model/edgelabels.js";
 import { drawOutlines, showOutlines } from "./outlinedraw.js";
+import { createCuller } from "./cull.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 const LOD_SCALE = 0.4;
@@ -40,6 +41,7 @@ export function createGraphView(container, { onSelect = () => {}, onOpen = () =>
   const zoomer = zoom().scaleExtent([0.01, 4]).on("zoom", (ev) => {
     viewport.attr("transform", ev.transform);
     minimap.update(ev.transform, svg.node().clientWidth, svg.node().clientHeight);
+    culler.update(ev.transform, svg.node().clientWidth, svg.node().clientHeight);
     const low = ev.transform.k < LOD_SCALE;
     if (low !== lod) { lod = low; svg.classed("ag-lod", low); }
   });
@@ -56,7 +58,8 @@ export function createGraphView(container, { onSelect = () => {}, onOpen = () =>
     glideTo(zoomIdentity.translate((el.clientWidth || 800) / 2 - x * t.k, (el.clientHeight || 400) / 2 - y * t.k).scale(t.k), 0);
   } });
 
-  let nodes = new Map(), edges = new Map(), layout = null, direction = "LR", outlined = [];
+  let nodes = new Map(), edges = new Map(), layout = null, direction = "LR", outlined = [], labelled = false;
+  const culler = createCuller();
 
   function setGraph(display, lay, dir, outlines = []) {
     layout = lay;
@@ -65,6 +68,7 @@ export function createGraphView(container, { onSelect = () => {}, onOpen = () =>
     direction = dir;
     nodes = new Map();
     edges = new Map();
+    labelled = false;
     edgeLayer.selectAll("*").remove();
     nodeLayer.selectAll("*").remove();
     overlay.selectAll("*").remove();
@@ -80,6 +84,13 @@ export function createGraphView(container, { onSelect = () => {}, onOpen = () =>
       edges.set(key, { el: path, src: e.src, dst: e.dst, points: e.points, cls: "" });
     }
     for (const d of display.nodes) nFrag.appendChild(buildNode(d, lay.nodes.get(d.id), nodes));
+    for (const [key, e] of edges) for (const end of [e.src, e.dst]) if (nodes.has(end)) nodes.get(end).edgeKeys.push(key);
+    const boxItem = (n) => (n.cull = { el: n.el, x0: n.box.x - n.box.width / 2, x1: n.box.x + n.box.width / 2,
+      y0: n.box.y - n.box.height / 2 - 20, y1: n.box.y + n.box.height / 2 });
+    const edgeItem = (e) => (e.cull = { el: e.el, x0: Math.min(...e.points.map((q) => q[0])), x1: Math.max(...e.points.map((q) => q[0])),
+      y0: Math.min(...e.points.map((q) => q[1])), y1: Math.max(...e.points.map((q) => q[1])) });
+    culler.setItems([...[...nodes.values()].map(boxItem), ...[...edges.values()].map(edgeItem)]);
+    culler.update(transformOf(svg.node()), svg.node().clientWidth, svg.node().clientHeight);
     edgeLayer.node().appendChild(eFrag);
     nodeLayer.node().appendChild(nFrag);
   }
@@ -98,47 +109,63 @@ export function createGraphView(container, { onSelect = () => {}, onOpen = () =>
     if (d.content) badge = drawTensor(g.node(), d, box);
     else g.append("text").attr("class", "ag-label").attr("dy", "0.35em").text(d.text);
     if (d.kind !== "scope") note = g.append("text").attr("class", "ag-note").attr("y", -box.height / 2 - 6).node();
-    registry.set(d.id, { el: g.node(), box, badge, leaf: !!(d.content && d.content.leaf), note, text: d.text, cls: "", noteText: "" });
+    registry.set(d.id, { el: g.node(), box, badge, leaf: !!(d.content && d.content.leaf), note, text: d.text, cls: "", noteText: "", shown: null, edgeKeys: [] });
     return g.node();
   }
 
   /** ds: displayState(); extra: {selected, added: Set, unused: Set, errorType}. The
-   * error's message goes in the step panel (.ag-error), only its type on the node. */
-  function update(ds, extra = {}) {
-    for (const [id, n] of nodes) {
-      const visible = ds.visible.has(id);
-      const flags = ["ag-node"];
-      if (!visible) flags.push("ag-hidden");
-      if (ds.current === id) flags.push("ag-current");
-      if (extra.selected === id) flags.push("ag-selected");
-      if (ds.stepped.has(id)) flags.push("ag-stepped");
-      if (ds.error === id) flags.push("ag-error-node");
-      if (ds.nonfinite.has(id)) flags.push("ag-nonfinite");
-      if (ds.gradNone.has(id)) flags.push("ag-grad-none");
-      if (ds.dead && ds.dead.has(id)) flags.push("ag-dead");
-      if (extra.added && extra.added.has(id)) flags.push("ag-pass-added");
-      if (extra.unused && extra.unused.has(id)) flags.push("ag-pass-unused");
-      setClass(n, flags.join(" "));
-      const note = ds.error === id ? (extra.errorType || "error") : ds.gradNone.has(id) ? "grad is None"
-        : extra.unused && extra.unused.has(id) ? "unused in this pass" : ds.nonfinite.has(id) ? "nan/inf" : "";
-      if (n.note && note !== n.noteText) { n.note.textContent = note; n.noteText = note; }
-      if (n.badge) updateGrad(n.badge, gradState(ds, id, n.leaf));
+   * error's message goes in the step panel (.ag-error), only its type on the node.
+   * only: {nodes, edges} (display ids and keys) when just those may have changed (a
+   * step: cursor.js), so a step costs what it changes; null redraws everything. */
+  function update(ds, extra = {}, only = null) {
+    let flipped = !only;
+    const edgeKeys = only ? new Set(only.edges) : edges.keys();
+    for (const id of only ? only.nodes : nodes.keys()) {
+      const n = nodes.get(id);
+      if (!n) continue;
+      const shown = ds.visible.has(id);
+      if (only && shown !== n.shown) { flipped = true; for (const key of n.edgeKeys) edgeKeys.add(key); }
+      n.shown = shown;
+      updateNode(id, n, ds, extra);
     }
-    for (const [key, e] of edges) {
-      const on = ds.visible.has(e.src) && ds.visible.has(e.dst);
-      const active = ds.active.get(key);
-      const cls = `ag-edge${on ? "" : " ag-hidden"}${ds.lit.has(key) ? " ag-lit" : ""}${active ? ` ag-active ag-active-${active.dir}` : ""}`;
-      if (cls !== e.cls) {
-        e.cls = cls;
-        e.el.setAttribute("class", cls);
-        e.el.setAttribute("marker-end", ds.lit.has(key) || active ? "url(#ag-arrow-lit)" : "url(#ag-arrow)");
-        // the edge being walked also points back, the way its gradient goes
-        if (active) e.el.setAttribute("marker-start", "url(#ag-arrow-back)");
-        else e.el.removeAttribute("marker-start");
-      }
-    }
-    showOutlines(outlined, ds.visible);
-    drawGradLabels(ds);
+    for (const key of edgeKeys) updateEdge(key, edges.get(key), ds);
+    const current = nodes.get(ds.current);
+    culler.pin(current ? [current.cull] : []);
+    if (flipped) showOutlines(outlined, ds.visible);
+    if (ds.active.size || labelled) drawGradLabels(ds);
+  }
+
+  function updateNode(id, n, ds, extra) {
+    const flags = ["ag-node"];
+    if (!n.shown) flags.push("ag-hidden");
+    if (ds.current === id) flags.push("ag-current");
+    if (extra.selected === id) flags.push("ag-selected");
+    if (ds.stepped.has(id)) flags.push("ag-stepped");
+    if (ds.error === id) flags.push("ag-error-node");
+    if (ds.nonfinite.has(id)) flags.push("ag-nonfinite");
+    if (ds.gradNone.has(id)) flags.push("ag-grad-none");
+    if (ds.dead && ds.dead.has(id)) flags.push("ag-dead");
+    if (extra.added && extra.added.has(id)) flags.push("ag-pass-added");
+    if (extra.unused && extra.unused.has(id)) flags.push("ag-pass-unused");
+    setClass(n, flags.join(" "));
+    const note = ds.error === id ? (extra.errorType || "error") : ds.gradNone.has(id) ? "grad is None"
+      : extra.unused && extra.unused.has(id) ? "unused in this pass" : ds.nonfinite.has(id) ? "nan/inf" : "";
+    if (n.note && note !== n.noteText) { n.note.textContent = note; n.noteText = note; }
+    if (n.badge) updateGrad(n.badge, gradState(ds, id, n.leaf));
+  }
+
+  function updateEdge(key, e, ds) {
+    if (!e) return;
+    const on = ds.visible.has(e.src) && ds.visible.has(e.dst);
+    const active = ds.active.get(key);
+    const cls = `ag-edge${on ? "" : " ag-hidden"}${ds.lit.has(key) ? " ag-lit" : ""}${active ? ` ag-active ag-active-${active.dir}` : ""}`;
+    if (cls === e.cls) return;
+    e.cls = cls;
+    e.el.setAttribute("class", cls);
+    e.el.setAttribute("marker-end", ds.lit.has(key) || active ? "url(#ag-arrow-lit)" : "url(#ag-arrow)");
+    // the edge being walked also points back, the way its gradient goes
+    if (active) e.el.setAttribute("marker-start", "url(#ag-arrow-back)");
+    else e.el.removeAttribute("marker-start");
   }
 
   // The gradient on each active edge, beside its middle, with an arrow against the
@@ -146,6 +173,7 @@ export function createGraphView(container, { onSelect = () => {}, onOpen = () =>
   // Placed clear of every node box (edgelabels.js). Few per step: redrawn each time.
   function drawGradLabels(ds) {
     overlay.selectAll("*").remove();
+    labelled = ds.active.size > 0;
     const boxes = [...nodes.values()].filter((n) => ds.visible.has(n.el.getAttribute("data-id"))).map((n) => n.box);
     const placed = [];
     for (const [key, a] of ds.active) {
@@ -251,6 +279,8 @@ export function createGraphView(container, { onSelect = () => {}, onOpen = () =>
   svg.on("click", () => onSelect(""));
   return {
     svg: svg.node(), setGraph, update, fit, reveal, wholeInView,
+    /** Runs `fn` with every box in the render tree (an export draws the whole graph). */
+    whole: (fn) => culler.withAll(fn),
     destroy: () => { cancelAnimationFrame(glide); svg.on(".zoom", null); svg.remove(); minimap.destroy(); },
   };
 }
