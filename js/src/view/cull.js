@@ -7,16 +7,16 @@
 const CELL = 512; // graph units a cell
 export const CULL_MIN = 300; // display nodes below which nothing is culled
 
-/** items: [{el, x0, y0, x1, y1}] (graph coordinates). */
+/** items: [{el, x0, y0, x1, y1}] (graph coordinates); boxes: how many of them are node boxes. */
 export function createCuller() {
   let cells = new Map(), items = [], shown = new Set(), pinned = new Set(), whole = true;
 
-  function setItems(list) {
+  function setItems(list, boxes) {
     for (const it of items) it.el.style.display = "";
     items = list;
     cells = new Map();
     shown = new Set(items);
-    whole = items.length < CULL_MIN;
+    whole = boxes < CULL_MIN;
     if (whole) return;
     for (const it of items) {
       const c0 = Math.floor(it.x0 / CELL), c1 = Math.floor(it.x1 / CELL);

@@ -89,7 +89,7 @@ export function createGraphView(container, { onSelect = () => {}, onOpen = () =>
       y0: n.box.y - n.box.height / 2 - 20, y1: n.box.y + n.box.height / 2 });
     const edgeItem = (e) => (e.cull = { el: e.el, x0: Math.min(...e.points.map((q) => q[0])), x1: Math.max(...e.points.map((q) => q[0])),
       y0: Math.min(...e.points.map((q) => q[1])), y1: Math.max(...e.points.map((q) => q[1])) });
-    culler.setItems([...[...nodes.values()].map(boxItem), ...[...edges.values()].map(edgeItem)]);
+    culler.setItems([...[...nodes.values()].map(boxItem), ...[...edges.values()].map(edgeItem)], nodes.size);
     culler.update(transformOf(svg.node()), svg.node().clientWidth, svg.node().clientHeight);
     edgeLayer.node().appendChild(eFrag);
     nodeLayer.node().appendChild(nFrag);
