@@ -175,6 +175,7 @@ export function mountWidget(model, el, host) {
     stopListening();
     root.removeEventListener("keydown", onKey);
     graph.destroy();
+    controls.destroy();
     panel.destroy();
     root.remove();
   };
