@@ -8,7 +8,7 @@ A define-by-run autograd tensor with PyTorch's API, on NumPy (CPU) or CuPy (GPU)
 >>> x.grad
 tensor([2., 4.])
 """
-from . import autograd, backends, cuda, nn, optim, random, utils
+from . import autograd, backends, cuda, distributions, nn, optim, random, utils
 from .arrays import get_default_device, set_default_device
 from .autograd.grad_mode import enable_grad, inference_mode, is_grad_enabled, no_grad, set_grad_enabled
 from .backend import device
@@ -75,6 +75,7 @@ from .ops.elementwise import (
 )
 from .ops.elementwise import clamp as clip
 from .ops.gather import gather, index_select, masked_fill, scatter, scatter_add
+from .ops.histograms import histc, histogram
 from .ops.indexing import index
 from .ops.interpolation import lerp
 from .ops.linalg import addmm, baddbmm, bmm, dot, matmul, mm, mv, outer, vdot
@@ -86,6 +87,7 @@ from .ops.shape import cat, flatten, permute, reshape, squeeze, stack, t, transp
 from .ops.sorting import amax, amin, aminmax, argsort, sort, topk
 from .ops.trigonometric import acos, asin, atan, atan2, cosh, erf, erfc, hypot, sinh
 from .ops.unary import clamp_max, clamp_min
+from .out_argument import install as _install_out_keyword
 from .random import (
     bernoulli,
     get_rng_state,
@@ -134,6 +136,8 @@ half, float, double, long, int = float16, float32, float64, int64, int32  # noqa
 short = int16
 
 __version__ = "0.1.0"
+
+_install_out_keyword(globals())  # issue 30: torch.add(a, b, out=c) and the like (out_argument.py)
 
 
 def is_tensor(obj) -> bool:

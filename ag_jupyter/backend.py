@@ -10,6 +10,8 @@ import warnings
 
 import numpy
 
+from . import deferred_checks
+
 # PyTorch computes log(0) = -inf, 1 / 0 = inf and sqrt's gradient at 0 = inf silently;
 # NumPy warns about each, and a learner sees the RuntimeWarning in red under the cell.
 # Only what NumPy warns inside this package is silenced: the user's own NumPy code warns.
@@ -134,6 +136,7 @@ def move(array, target: device):
     """Return ``array`` on ``target``: the same object when it is already there."""
     if target.type == "cpu":
         if _cupy is not None and isinstance(array, _cupy.ndarray):
+            deferred_checks.raise_pending()  # the GPU's queued index checks, before a number is read
             return _cupy.asnumpy(array)
         return array
     cp = require_cupy()

@@ -1,7 +1,7 @@
 """``ag.cuda``: is a GPU usable, and how many. Never imports CuPy until asked."""
 from __future__ import annotations
 
-from . import backend
+from . import backend, deferred_checks
 
 
 def is_available() -> bool:
@@ -16,6 +16,7 @@ def device_count() -> int:
 def synchronize() -> None:
     if backend.cuda_is_available():
         backend.require_cupy().cuda.Stream.null.synchronize()
+        deferred_checks.raise_pending()  # as PyTorch's synchronize reports a device-side assert
 
 
 def manual_seed(seed: int) -> None:

@@ -131,8 +131,13 @@ class Generator:
         return self._numpy.permutation(n).astype(numpy.int64)
 
     def bernoulli(self, shape, probability):
-        """True with ``probability`` (a number, or an array broadcast to ``shape``)."""
-        return self.uniform(shape) < probability
+        """True with ``probability`` (a number, or an array broadcast to ``shape``). The
+        uniforms are the CPU's numbers on every device; compared on the probability's device
+        (CuPy refuses to compare its array with NumPy's)."""
+        uniforms = self.uniform(shape)
+        if hasattr(probability, "shape"):
+            uniforms = backend.move(uniforms, backend.device_of(probability))
+        return uniforms < probability
 
 
 def _describe(value) -> str:
@@ -175,7 +180,9 @@ def random_array(kind: str, shape, numpy_dtype, device, a=0.0, b=1.0, generator=
         values = source.bernoulli(shape, a)
     else:
         values = source.integers(shape, a, b)
-    return backend.move(numpy.asarray(values).astype(numpy_dtype, copy=False), device)
+    # a draw may already be on the GPU (bernoulli of a CuPy probability); a 0-d draw is a number
+    values = backend.array_module(values).asarray(values)
+    return backend.move(values.astype(numpy_dtype, copy=False), device)
 
 
 def check_bounds(low: int, high: int, numpy_dtype) -> None:

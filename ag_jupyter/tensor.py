@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import numpy
 
-from . import backend, dtypes
+from . import backend, deferred_checks, dtypes
 from .arrays import legacy_array
 from .autograd import hooks, state, versions, views
 from .autograd.engine import run_backward  # at the top: an import per backward() cost ~0.6 us
@@ -204,6 +204,8 @@ class Tensor(TensorMath, TensorInPlace, TensorCompare, TensorRandom, TensorFamil
             raise RuntimeError(
                 f"a Tensor with {self._data.size} elements cannot be converted to Scalar"
             )
+        if deferred_checks.pending:  # the GPU's queued index checks, before a number is read
+            deferred_checks.raise_pending()
         return self._data.item()
 
     def tolist(self):
@@ -311,7 +313,7 @@ class Tensor(TensorMath, TensorInPlace, TensorCompare, TensorRandom, TensorFamil
             raise RuntimeError(
                 f"Boolean value of Tensor with more than one value is ambiguous (shape {list(self.shape)})"
             )
-        return bool(self._data.item())
+        return bool(self.item())
 
     def __float__(self) -> float:
         return float(self.item())

@@ -12,6 +12,7 @@ from .ops import (
     cumulative,
     diagonals,
     gather,
+    histograms,
     interpolation,
     linalg,
     powers_and_logs,
@@ -302,3 +303,10 @@ class TensorFamilies:
 
     def type_as(self, other):
         return self.to(other.dtype)
+
+    # ----- counts in bins (no gradient, as in PyTorch) ------------------------------
+    def histogram(self, bins=100, *, range=None, weight=None, density=False):  # noqa: A002
+        return histograms.histogram(self, bins, range=range, weight=weight, density=density)
+
+    def histc(self, bins=100, min=0, max=0):  # noqa: A002
+        return histograms.histc(self, bins, min, max)

@@ -90,8 +90,7 @@ SURVEY = [
     Used("torch.cuda.synchronize", "makemore/makemore.py"),
     Used("torch.device", "basics/tensorqs blitz/cifar10 blitz/tensor examples/polynomial_custom_function "
                          "examples/polynomial_tensor nn_tutorial"),
-    Used("torch.distributions.multinomial.Multinomial", "d2l/probability",
-                                                        absent="torch.distributions: outside issue 30"),
+    Used("torch.distributions.multinomial.Multinomial", "d2l/probability"),
     Used("torch.dot", "d2l/linear-algebra"),
     Used("torch.double", "blitz/tensor"),
     Used("torch.empty", "blitz/tensor"),
@@ -104,7 +103,7 @@ SURVEY = [
     Used("torch.from_numpy", "basics/tensorqs blitz/tensor d2l/ndarray"),
     Used("torch.full", "examples/polynomial_custom_function"),
     Used("torch.Generator", "makemore/part1 makemore/part2 makemore/part3 makemore/part4"),
-    Used("torch.histogram", "makemore/part3", absent="a plot's statistic: outside issue 30"),
+    Used("torch.histogram", "makemore/part3"),
     Used("torch.inference_mode", "makemore/makemore.py"),
     Used("torch.int32", "makemore/part1"),
     Used("torch.linspace", "examples/dynamic_net examples/polynomial_autograd examples/polynomial_custom_function "
@@ -143,10 +142,9 @@ SURVEY = [
     Used("torch.nn.functional.tanh", "makemore/makemore.py"),
     Used("torch.nn.init.xavier_uniform_", "d2l/lenet"),
     Used("torch.nn.LayerNorm", "makemore/makemore.py"),
-    Used("torch.nn.LazyConv2d", "d2l/conv-layer d2l/lenet d2l/padding-and-strides",
-                                absent="lazy modules: outside issue 30"),
+    Used("torch.nn.LazyConv2d", "d2l/conv-layer d2l/lenet d2l/padding-and-strides"),
     Used("torch.nn.LazyLinear", "d2l/lenet d2l/softmax-regression-concise d2l/linear-regression-concise d2l/dropout "
-                                "d2l/mlp-implementation", absent="lazy modules: outside issue 30"),
+                                "d2l/mlp-implementation"),
     Used("torch.nn.Linear", "basics/buildmodel basics/optimization basics/quickstart blitz/cifar10 "
                             "blitz/neural_networks d2l/lenet examples/polynomial_nn examples/polynomial_optim "
                             "makemore/makemore.py nn_tutorial"),
@@ -168,7 +166,7 @@ SURVEY = [
     Used("torch.nn.MSELoss", "basics/optimization blitz/neural_networks d2l/linear-regression-concise "
                              "examples/dynamic_net examples/polynomial_module examples/polynomial_nn "
                              "examples/polynomial_optim"),
-    Used("torch.nn.MultiheadAttention", "makemore/makemore.py", absent="attention: outside issue 30"),
+    Used("torch.nn.MultiheadAttention", "makemore/makemore.py"),
     Used("torch.nn.NLLLoss", "basics/optimization"),
     Used("torch.nn.Parameter", "blitz/neural_networks d2l/conv-layer d2l/mlp-implementation examples/dynamic_net "
                                "examples/polynomial_module makemore/makemore.py nn_tutorial"),

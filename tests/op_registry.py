@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 from registry_course import COURSE_CASES, COURSE_INDIRECT
 from registry_layers import LAYER_CASES
+from registry_round2 import ROUND2_CASES
 from registry_tools import (
     Case,
     away_from,
@@ -251,3 +252,4 @@ CASES += COURSE_CASES
 INDIRECT.update(COURSE_INDIRECT)
 CASES += LAYER_CASES
 CASES += WINDOW_CASES
+CASES += ROUND2_CASES

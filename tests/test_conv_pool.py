@@ -79,9 +79,27 @@ def test_a_refused_call_leaves_the_graph_as_it_was():
     assert x.grad.tolist() == np.full((1, 2, 5, 5), 2.0).tolist()
 
 
-def test_unsupported_padding_mode_is_a_clear_error_not_zeros():
-    with pytest.raises(NotImplementedError, match="padding_mode='reflect'.*only 'zeros'"):
-        ag.nn.Conv2d(3, 6, 3, padding_mode="reflect")
+PADDED_CONVS = [
+    (lambda m, mode: m.nn.Conv2d(2, 3, 3, padding=1, padding_mode=mode), (2, 2, 5, 6)),
+    (lambda m, mode: m.nn.Conv2d(2, 3, (3, 4), padding="same", dilation=(1, 2), padding_mode=mode), (1, 2, 5, 7)),
+    (lambda m, mode: m.nn.Conv1d(2, 3, 3, padding=2, padding_mode=mode), (1, 2, 5))]
+
+
+@pytest.mark.parametrize("mode", ["reflect", "replicate", "circular"])
+@pytest.mark.parametrize("make,shape", PADDED_CONVS)
+def test_a_padding_mode_pads_with_f_pad_first_as_pytorch(make, shape, mode):
+    theirs = make(torch, mode).double()
+    ours = make(ag, mode).double()
+    ours.load_state_dict({k: ag.tensor(v.detach().numpy()) for k, v in theirs.state_dict().items()})
+    assert repr(ours) == repr(theirs)
+    x = np.random.default_rng(0).standard_normal(shape)
+    a, t = ag.tensor(x, requires_grad=True), torch.tensor(x, requires_grad=True)
+    out, expected = ours(a), theirs(t)
+    np.testing.assert_allclose(out.detach().numpy(), expected.detach().numpy(), rtol=1e-10, atol=1e-12)
+    out.square().sum().backward()
+    expected.square().sum().backward()
+    np.testing.assert_allclose(a.grad.numpy(), t.grad.numpy(), rtol=1e-10, atol=1e-12)
+    np.testing.assert_allclose(ours.weight.grad.numpy(), theirs.weight.grad.numpy(), rtol=1e-10, atol=1e-12)
 
 
 MODULES = [

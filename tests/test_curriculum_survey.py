@@ -76,7 +76,9 @@ def test_every_name_the_curriculum_calls_is_here(used):
         assert here(other) is not _MISSING, f"{other} is missing (PyTorch has {used.name} and {other})"
 
 
-@pytest.mark.parametrize("used", [u for u in SURVEY if u.pending or u.absent], ids=lambda u: u.name)
-def test_a_name_marked_pending_or_absent_is_still_missing(used):
-    assert here(used.name) is _MISSING, (
-        f"{used.name} is here now: drop its mark ({used.pending or used.absent}) in curriculum_survey.py")
+def test_a_name_marked_pending_or_absent_is_still_missing():
+    # one test over the marked names, not one per name: with none marked (all 191 here since
+    # round 2) a parametrized test would only be skipped
+    for used in [u for u in SURVEY if u.pending or u.absent]:
+        assert here(used.name) is _MISSING, (
+            f"{used.name} is here now: drop its mark ({used.pending or used.absent}) in curriculum_survey.py")

@@ -75,7 +75,9 @@ def test_the_refusal_names_both_devices():
 
 @pytest.mark.parametrize("write", [False, True])
 def test_an_index_out_of_range_on_the_gpu_raises_as_on_the_cpu(write):
-    # CuPy alone wraps the index around and gives a number PyTorch never would.
+    # CuPy alone wraps the index around and gives a number PyTorch never would. A write
+    # raises at once; a read, checked on the GPU without a wait, at the latest when a value
+    # comes back to the host, as PyTorch's device-side assert does (docs/design.md).
     for device in ("cpu", "cuda"):
         x = ag.zeros((2, 3), device=device, requires_grad=True) * 1
         key = (ag.tensor([0, 1], device=device), ag.tensor([1, 3], device=device))
@@ -83,6 +85,6 @@ def test_an_index_out_of_range_on_the_gpu_raises_as_on_the_cpu(write):
             if write:
                 x[key] = 1.0
             else:
-                x[key]
+                x[key].tolist()
     x = ag.zeros((2, 3), device="cuda")
     assert x[ag.tensor([-2, 1], device="cuda")].shape == (2, 3)  # negative but in range: fine

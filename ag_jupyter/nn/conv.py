@@ -39,9 +39,6 @@ class _ConvNd(Module):
         if padding_mode not in _PADDING_MODES:
             raise ValueError(f"padding_mode must be one of {_PADDING_MODES}, but got "
                              f"padding_mode='{padding_mode}'")
-        if padding_mode != "zeros":  # refused here rather than run as zeros: a different number
-            raise NotImplementedError(f"padding_mode='{padding_mode}' is not implemented in ag_jupyter; "
-                                      f"only 'zeros' (pad the input yourself with the values you want)")
         self.in_channels, self.out_channels = in_channels, out_channels
         self.kernel_size = _tuple(kernel_size, self.dims)
         self.stride, self.dilation = _tuple(stride, self.dims), _tuple(dilation, self.dims)
@@ -62,6 +59,19 @@ class _ConvNd(Module):
             fan_in, _ = init._calculate_fan_in_and_fan_out(self.weight)
             bound = 1 / math.sqrt(fan_in) if fan_in > 0 else 0
             init.uniform_(self.bias, -bound, bound)
+
+    def _padded(self, input: Tensor):
+        """``(input, padding)`` for the convolution: another padding mode pads first (``F.pad``,
+        PyTorch's ``_reversed_padding_repeated_twice``) and convolves with none."""
+        if self.padding_mode == "zeros":
+            return input, self.padding
+        if self.padding == "same":
+            totals = [d * (k - 1) for d, k in zip(self.dilation, self.kernel_size)]
+            sides = [(total // 2, total - total // 2) for total in totals]
+        else:
+            sides = [(p, p) for p in self.padding] if self.padding != "valid" else [(0, 0)] * self.dims
+        pads = tuple(side for pair in reversed(sides) for side in pair)
+        return F.pad(input, pads, mode=self.padding_mode), 0
 
     def extra_repr(self) -> str:
         text = f"{self.in_channels}, {self.out_channels}, kernel_size={self.kernel_size}, stride={self.stride}"
@@ -89,7 +99,8 @@ class Conv1d(_ConvNd):
     dims = 1
 
     def forward(self, input: Tensor) -> Tensor:
-        return F.conv1d(input, self.weight, self.bias, self.stride, self.padding, self.dilation, self.groups)
+        input, padding = self._padded(input)
+        return F.conv1d(input, self.weight, self.bias, self.stride, padding, self.dilation, self.groups)
 
 
 class Conv2d(_ConvNd):
@@ -105,4 +116,5 @@ class Conv2d(_ConvNd):
     dims = 2
 
     def forward(self, input: Tensor) -> Tensor:
-        return F.conv2d(input, self.weight, self.bias, self.stride, self.padding, self.dilation, self.groups)
+        input, padding = self._padded(input)
+        return F.conv2d(input, self.weight, self.bias, self.stride, padding, self.dilation, self.groups)

@@ -25,11 +25,13 @@ from ..generator import random_array
 from ..ops import elementwise_losses, nonlinear, normalization
 from ..ops import embedding as embedding_ops
 from ..ops.activation import LogSoftmax, Softmax
+from ..ops.adaptive_pooling import adaptive_max_pool2d  # noqa: F401
 from ..ops.convolution import conv1d, conv2d  # noqa: F401  (convolution and pooling: each one op in ops/)
 from ..ops.elementwise import Mul, Relu, Sigmoid, Tanh, where
 from ..ops.embedding import Embedding, check_indices
 from ..ops.linalg import Addmm
 from ..ops.losses import MseLoss, NllLoss, check_reduction
+from ..ops.padding import pad  # noqa: F401
 from ..ops.pooling import adaptive_avg_pool2d, avg_pool2d, max_pool1d, max_pool2d  # noqa: F401
 from ..ops.windows import fold, unfold  # noqa: F401
 from ..tensor import TENSOR_TYPES, Tensor, _wrap

@@ -84,3 +84,23 @@ class AdaptiveAvgPool2d(Module):
 
     def extra_repr(self) -> str:
         return f"output_size={self.output_size}"
+
+
+class AdaptiveMaxPool2d(Module):
+    """The largest entry of each of ``output_size`` windows tiling (N, C, H, W) (``return_indices``:
+    also where).
+
+    >>> import ag_jupyter as ag
+    >>> ag.nn.AdaptiveMaxPool2d((2, 3))(ag.ones(2, 3, 11, 9)).shape
+    ag.Size([2, 3, 2, 3])
+    """
+
+    def __init__(self, output_size, return_indices: bool = False) -> None:
+        super().__init__()
+        self.output_size, self.return_indices = output_size, return_indices
+
+    def forward(self, input: Tensor):
+        return F.adaptive_max_pool2d(input, self.output_size, self.return_indices)
+
+    def extra_repr(self) -> str:
+        return f"output_size={self.output_size}"

@@ -57,6 +57,8 @@ def load_state_dict(module, given, strict: bool = True) -> IncompatibleKeys:
             errors.append("Unexpected key(s) in state_dict: "
                           + ", ".join(f'"{k}"' for k in unexpected) + ". ")
     for key, target in expected.items():
+        if key in given and hasattr(target, "materialize") and hasattr(given[key], "shape"):
+            target.materialize(tuple(given[key].shape))  # a lazy layer's weight takes the checkpoint's shape
         if key in given:
             problem = _mismatch(key, given[key], target)
             if problem:

@@ -1,6 +1,9 @@
 """softmax and log_softmax along a dimension, computed stably."""
 from __future__ import annotations
 
+import numpy
+
+from .. import gpu_kernels
 from ..autograd.function import Op
 from ..backend import array_module
 from ..promotion import require_floating
@@ -53,7 +56,11 @@ class LogSoftmax(Op):
         return out
 
     def backward(self, F, grad):
-        return (grad - F.exp(F.output(self)) * F.sum(grad, _dims(self.dim), True),)
+        out = F.output(self)
+        summed = F.sum(grad, _dims(self.dim), True)
+        if grad.__class__ is not numpy.ndarray and not F.records and gpu_kernels.fusable(grad, out, summed):
+            return (gpu_kernels.log_softmax_backward(grad, out, summed),)  # one launch for exp, *, -
+        return (grad - F.exp(out) * summed,)
 
 
 def _axis(dim, x):

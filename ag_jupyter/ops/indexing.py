@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import numpy
 
+from .. import deferred_checks, gpu_kernels
 from ..autograd.algebra import provide
 from ..autograd.function import Op
 from ..autograd.views import ViewOp
@@ -82,7 +83,8 @@ def _is_int_scalar(part) -> bool:
 def check_gpu_bounds(x, key) -> None:
     """CuPy wraps an out-of-range integer index around where NumPy and PyTorch raise, and
     would hand back a wrong number: on the GPU the index arrays are checked first (their
-    minima and maxima come back in one transfer, the one wait for the GPU this costs)."""
+    minima and maxima come back in one transfer, the one wait for the GPU this costs). For
+    a write, which would change the wrong entry for good."""
     if not is_cuda_array(x):
         return
     indexed = list(_index_arrays(x, key))
@@ -95,7 +97,27 @@ def check_gpu_bounds(x, key) -> None:
         size = x.shape[dim]
         bad = low if low < -size else high if high >= size else None
         if bad is not None:
-            raise IndexError(f"index {bad} is out of bounds for dimension {dim} with size {size}")
+            raise IndexError(_out_of_bounds(dim, size).format(bad))
+
+
+def defer_gpu_bounds_check(x, key) -> None:
+    """The same check for a read, queued on the GPU without a wait: it raises at the latest
+    when a value next comes back to the host (``deferred_checks.py``)."""
+    if not is_cuda_array(x):
+        return
+    xp = array_module(x)
+    for dim, part in _index_arrays(x, key):
+        size = x.shape[dim]
+        if not is_cuda_array(part):  # a CPU index tensor, as PyTorch takes: checked here, no wait
+            low, high = int(part.min()), int(part.max())
+            if low < -size or high >= size:
+                raise IndexError(_out_of_bounds(dim, size).format(low if low < -size else high))
+            continue
+        deferred_checks.defer(xp, part, -size, size - 1, _out_of_bounds(dim, size))
+
+
+def _out_of_bounds(dim: int, size: int) -> str:
+    return f"index {{}} is out of bounds for dimension {dim} with size {size}"
 
 
 def _index_arrays(x, key):
@@ -133,7 +155,7 @@ def _is_basic(key) -> bool:
 class Index(ViewOp):
     """``x[key]``: a view for basic keys (ints, slices, None, ...), a copy otherwise, as in PyTorch."""
 
-    __slots__ = ("key", "in_shape")
+    __slots__ = ("key", "in_shape", "pairs")
     node_name = "IndexBackward0"
     symbol = "[·]"
     formula = r"\frac{\partial u}{\partial a} = \text{the selected entries, zero elsewhere}"
@@ -154,7 +176,7 @@ class Index(ViewOp):
             _refuse_negative_step(key)
         else:
             key = without_empty_ellipsis(array_key(key), x.ndim)
-            check_gpu_bounds(x, key)
+            defer_gpu_bounds_check(x, key)
             if _is_basic(key):
                 parts = key if isinstance(key, tuple) else (key,)
                 for part in parts:
@@ -163,12 +185,17 @@ class Index(ViewOp):
                 key = parts if any(p is Ellipsis for p in parts) else parts + (Ellipsis,)
         self.key = key
         self.in_shape = x.shape
+        self.pairs = kind is tuple and x.__class__ is not numpy.ndarray and gpu_kernels.pairs_key(x, key)
+        if self.pairs:  # x[rows, cols] on the GPU: one kernel where CuPy's indexing took several
+            return gpu_kernels.pick_pairs(x, key)
         try:
             return x[self.key]
         except IndexError as error:
             raise IndexError(f"{error} (indexing a tensor of shape {list(x.shape)})") from None
 
     def backward(self, F, grad):
+        if self.pairs and not F.records and gpu_kernels.fusable(grad):
+            return (gpu_kernels.add_at_pairs(grad, self.key, self.in_shape),)
         return (F.index_add(grad, self.key, self.in_shape),)
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import numpy
 
+from .. import deferred_checks, gpu_kernels
 from ..autograd.algebra import sum_to
 from ..autograd.function import Op
 from ..backend import array_module, require_same_device
@@ -79,7 +80,7 @@ class NllLoss(Op):
     Internally every case is a table of rows ``(M, C)`` with one target per row.
     """
 
-    __slots__ = ("target", "weights", "total", "reduction", "in_shape", "dtype")
+    __slots__ = ("target", "weights", "total", "reduction", "in_shape", "dtype", "ignore_index")
     node_name = "NllLossBackward0"
     symbol = "NLL"
     formula = (r"u = -\frac{\sum_i w_{t_i}\, a_{i,t_i}}{\sum_i w_{t_i}}:\quad "
@@ -95,6 +96,9 @@ class NllLoss(Op):
             require_same_device(x, weight._data)
         xp = array_module(x)
         _check_target(x, t)
+        self.ignore_index = None  # set only on the fused GPU path, which its backward follows
+        if weight is None and x.ndim == 2 and gpu_kernels.fusable(x):
+            return self._forward_fused(xp, x, t, ignore_index, reduction)
         rows, classes = _rows(x), x.shape[0 if x.ndim == 1 else 1]
         flat = t.reshape(-1)
         # a negative ignore_index (the default) is absent when no target is negative: one
@@ -122,7 +126,39 @@ class NllLoss(Op):
             return losses.sum()
         return losses.reshape(t.shape)
 
+    def _forward_fused(self, xp, x, t, ignore_index: int, reduction: str):
+        """(N, C) scores on the GPU, no class weights: one kernel picks the losses, with no wait
+        for the GPU (the targets' range is checked by ``deferred_checks``, an ignored target
+        counted on the device)."""
+        classes = x.shape[1]
+        deferred_checks.defer(xp, t, 0, classes - 1, "Target {} is out of bounds.", skipped=ignore_index)
+        losses, valid = gpu_kernels.nll_pick(x, t, ignore_index)
+        self.target, self.weights, self.reduction = t, None, reduction
+        self.in_shape, self.dtype, self.ignore_index = x.shape, x.dtype, ignore_index
+        if reduction == "mean":
+            self.total = valid.sum()
+            return gpu_kernels.divide_by_count(losses.sum(), self.total)
+        self.total = None
+        return losses.sum() if reduction == "sum" else losses
+
+    def _backward_fused(self, F, grad):
+        per_row = self.reduction == "none"
+        mean = self.reduction == "mean"
+        classes = self.in_shape[1]
+        if not F.records:
+            return (gpu_kernels.nll_backward(self.target, grad, self.total if mean else self.target,
+                                             classes, self.ignore_index, mean, per_row),)
+        # under create_graph: the local gradient as a constant, times grad as a recorded product
+        one = array_module(self.target).ones((), self.dtype)
+        local = gpu_kernels.nll_backward(self.target, one, self.total if mean else self.target, classes,
+                                         self.ignore_index, mean, False)
+        if per_row:
+            grad = F.reshape(grad, (self.in_shape[0], 1))
+        return (grad * F.constant(local),)
+
     def backward(self, F, grad):
+        if self.ignore_index is not None:
+            return self._backward_fused(F, grad)
         xp = array_module(self.target)
         count = self.target.size
         scale = -1.0 if self.weights is None else -self.weights

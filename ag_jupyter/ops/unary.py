@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import numpy
 
+from .. import gpu_kernels
 from ..autograd.algebra import stable_sigmoid
 from ..autograd.function import Op, UnaryOp
 from ..core import TENSOR_TYPES
@@ -165,7 +166,10 @@ class Relu(UnaryOnOutput):
     def backward(self, F, grad):
         # The output is max(a, 0): positive, 0 or NaN. ``!= 0`` keeps the positive entries
         # and lets a NaN pass its gradient, as in PyTorch, in one pass over the output.
-        return (F.masked(grad, F.output(self) != 0),)
+        out = F.output(self)
+        if grad.__class__ is not numpy.ndarray and not F.records and gpu_kernels.fusable(grad, out):
+            return (gpu_kernels.relu_backward(grad, out),)  # one launch for != and where
+        return (F.masked(grad, out != 0),)
 
 
 def _bound(a, name: str, value):

@@ -1,6 +1,9 @@
 """Stochastic gradient descent, with PyTorch's momentum, dampening, Nesterov and weight decay."""
 from __future__ import annotations
 
+import numpy
+
+from .. import gpu_kernels
 from .optimizer import Optimizer, implementation_options, new_state_tensor, updated
 
 
@@ -46,5 +49,9 @@ class SGD(Optimizer):
                     b *= momentum
                     b += grad if dampening == 0 else (1 - dampening) * grad
                 grad = grad + momentum * buffer._data if nesterov else buffer._data
-            param._data -= lr * grad
+            if grad.__class__ is not numpy.ndarray and lr.__class__ in (float, int) and \
+                    gpu_kernels.fusable(param._data, grad):
+                gpu_kernels.sgd_step(param._data, grad, lr)  # one launch for * and -=
+            else:
+                param._data -= lr * grad
             updated(param)

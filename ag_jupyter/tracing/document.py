@@ -16,9 +16,11 @@ and in ``docs/trace-document.md``. Three things happen only here:
 from __future__ import annotations
 
 from .expressions import name_unlabelled
+from .gc_pause import collections_paused
 from .op_info import formula_letters
 from .source_lines import as_json
 from .summary import to_json
+from .summary_batch import finish_all
 
 # 1.1: expr on tensors, local and total on grad_inputs; 1.2: preview codes name infinities (top);
 # 1.3: channels on 4-D summaries
@@ -43,6 +45,19 @@ def _referenced(records) -> set:
         for saved in record.get("saved", ()):
             seen.add(saved["node"])
     return seen
+
+
+def _summaries(records):
+    """Every summary the document will hold, finished or not (repeats included)."""
+    for record in records.nodes:
+        yield record.get("value")
+        yield record.get("grad")
+    for event in records.events:
+        if "grad_output" in event:
+            yield event["grad_output"]
+            for grad in event["grad_inputs"]:
+                yield grad["grad"]
+                yield grad.get("total")
 
 
 def _finished(record: dict, lines: dict) -> dict:
@@ -74,6 +89,13 @@ def _finished_grad(entry: dict) -> dict:
 
 def build(records) -> dict:
     """The trace document of ``records`` (a ``Records`` or ``Recorder``)."""
+    with collections_paused():
+        return _build(records)
+
+
+def _build(records) -> dict:
+    records.drain()
+    finish_all(_summaries(records))  # before settle, which reads their NaN counts
     records.settle()
     referenced = _referenced(records)
     dropped = {n["id"] for n in records.nodes

@@ -37,7 +37,8 @@ import weakref
 
 import numpy
 
-from ..backend import array_module, device_of
+from .. import deferred_checks
+from ..backend import CPU, array_module, device_of, move
 from .copies import CopyBlocks
 from .statistics import CHANNELS, channel_previews, channel_steps, preview, sample_stats, stat
 
@@ -69,11 +70,9 @@ def device_name(array) -> str:
 
 
 def _host(array):
-    """A NumPy array with the entries of ``array`` (a CuPy array is copied to the host)."""
-    if isinstance(array, (numpy.ndarray, numpy.generic)):
-        return array
-    get = getattr(array, "get", None)  # CuPy
-    return numpy.asarray(get() if get is not None else array)
+    """A NumPy array with the entries of ``array`` (a CuPy array is copied to the host, after
+    the GPU's queued index checks: ``backend.move``)."""
+    return array if isinstance(array, (numpy.ndarray, numpy.generic)) else numpy.asarray(move(array, CPU))
 
 
 def _json_number(value: float):
@@ -307,7 +306,8 @@ def _on_device(index, array):
     return index if isinstance(array, numpy.ndarray) else _array_module(array).asarray(index)
 
 
-def _array_module(array):
+def _array_module(array):  # a GPU array's statistics: the GPU's queued index checks first
+    deferred_checks.raise_pending()
     return array_module(array)
 
 

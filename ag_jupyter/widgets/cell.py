@@ -39,6 +39,7 @@ from IPython.display import display
 from ..tensor import TENSOR_TYPES
 from ..torch_switch import cell_on_engine, check_source, switch_is_on
 from ..tracing import trace
+from ..tracing.gc_pause import collections_paused
 from ..tracing.torch_cell import TorchCellTrace
 from .cell_contents import NoGraph, imports_torch, is_torch_tensor, made_by_cell, no_graph, snapshot
 from .graph_widget import GraphWidget
@@ -200,21 +201,22 @@ class AutogradCell:
         made = made_by_cell(self._before, names)
         self._before = {}
         torch_trace = self._close_torch_trace(made, exc_type, exc, tb)
-        label_trace(self.trace, names)
-        rename_root_scopes(self.trace, names)
-        document = self.trace.to_dict()
-        shown = self.trace
-        if not document["nodes"] and torch_trace is not None:
-            shown, document = torch_trace, torch_trace.to_dict()
-        if self.options.output:
-            names[self.options.output] = shown
-        live = None if exc is not None else self._live
-        if exc is not None and self._live is not None:
-            self._live.close()
-        if document["nodes"]:
-            self.widget = build_widget(document, live, source=self.cell, **self.options.view)
-        else:
-            self.widget = no_graph(made)
+        with collections_paused():  # the document is new, acyclic containers (see gc_pause.py)
+            label_trace(self.trace, names)
+            rename_root_scopes(self.trace, names)
+            document = self.trace.to_dict()
+            shown = self.trace
+            if not document["nodes"] and torch_trace is not None:
+                shown, document = torch_trace, torch_trace.to_dict()
+            if self.options.output:
+                names[self.options.output] = shown
+            live = None if exc is not None else self._live
+            if exc is not None and self._live is not None:
+                self._live.close()
+            if document["nodes"]:
+                self.widget = build_widget(document, live, source=self.cell, **self.options.view)
+            else:
+                self.widget = no_graph(made)
         if exc is not None:  # the partial graph first; IPython prints the traceback under it
             display(self.widget)
         return False  # an exception goes on to IPython: the normal traceback, the cell fails

@@ -25,6 +25,8 @@ import traceback
 import anywidget
 import traitlets
 
+from ..tracing.gc_pause import collections_paused
+from .comm_state import SentWithoutBufferSearch, document_to_json
 from .contract import check_document_version, check_option, synced_traits
 from .live import document_change
 from .page import write_html
@@ -40,9 +42,10 @@ GRAPH_MIME = "application/vnd.ag-jupyter.graph+json"
 # The synced traits are declared once, in contract.json (see contract.py), which the
 # front end reads too; the class below adds their validation and the Python controls.
 _ContractTraits = type("_ContractTraits", (anywidget.AnyWidget,), synced_traits())
+_ContractTraits.class_traits()["trace"].tag(to_json=document_to_json)  # sent as it is (comm_state.py)
 
 
-class GraphWidget(_ContractTraits):
+class GraphWidget(SentWithoutBufferSearch, _ContractTraits):
     """The graph of a trace document, animated forward and stepped backward.
 
     Its synced traits (``trace``, ``step``, ``playing``, ``speed``, ``direction``,
@@ -214,7 +217,8 @@ class GraphWidget(_ContractTraits):
         """The final graph as SVG text (cached until the document or direction changes)."""
         cache = self._svg_cache
         if cache is None or cache[0] is not self.trace or cache[1] != self.direction:
-            cache = self._svg_cache = (self.trace, self.direction, static_svg(self.trace, self.direction))
+            with collections_paused():  # tens of thousands of new tuples and no cycle among them
+                cache = self._svg_cache = (self.trace, self.direction, static_svg(self.trace, self.direction))
         return cache[2]
 
     def _repr_mimebundle_(self, **kwargs):
