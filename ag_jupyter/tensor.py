@@ -206,9 +206,13 @@ class Tensor(TensorMath, TensorInPlace, TensorCompare, TensorRandom, TensorFamil
             )
         if deferred_checks.pending:  # the GPU's queued index checks, before a number is read
             deferred_checks.raise_pending()
+        if state.listener is not None:
+            state.listener.on_read(self)
         return self._data.item()
 
     def tolist(self):
+        if state.listener is not None:
+            state.listener.on_read(self)
         return backend.move(self._data, backend.CPU).tolist()
 
     def numpy(self) -> numpy.ndarray:

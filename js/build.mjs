@@ -12,5 +12,7 @@ await build({ ...common, entryPoints: ["src/app/index.js"], format: "esm", outfi
 // The kernel-less page (write_html, the ag_html exporter): the same render code
 // as a classic script, so it can be inlined in a page opened from file://.
 await build({ ...common, entryPoints: ["src/app/page.js"], format: "iife", outfile: `${outdir}page.js`, target: ["es2020"] });
+// A MyST page's {anywidget} directive (w.to_myst()): the page's model, as an ES module.
+await build({ ...common, entryPoints: ["src/app/myst.js"], format: "esm", outfile: `${outdir}myst.mjs`, target: ["es2020"] });
 await build({ ...common, entryPoints: ["src/view/page.css"], outfile: `${outdir}page.css` });
 await build({ ...common, entryPoints: ["src/view/styles.css"], outfile: `${outdir}widget.css` });

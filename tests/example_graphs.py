@@ -47,7 +47,7 @@ TUTORIAL_WIDGETS = [
     ("02_matrices_and_the_gradient_signal", 5, "_"),
     ("03_the_chain_rule_and_turning_it_off", 6, "quiz"),
     ("04_dynamic_networks", 3, "passes_view"),
-    ("05_training", 13, "_"),
+    ("05_training", 16, "_"),
     ("06_your_pytorch_model", 5, "ag.show(recorded)"),
 ]
 
@@ -107,7 +107,7 @@ if torch is not None:
 
 # The exercises that draw a graph: (notebook, the exercise cell's index, the widget's expression).
 EXERCISE_WIDGETS = [
-    ("01_computational_graphs", 14, "quiz"),
+    ("01_computational_graphs", 17, "quiz"),
     ("02_matrices_and_the_gradient_signal", 15, "_"),
     ("04_dynamic_networks", 15, "_"),
     ("06_your_pytorch_model", 7, "my_view"),

@@ -30,7 +30,7 @@ def _has_torch():
 
 
 # the widgets each tutorial shows after Run All (tutorial 6's need PyTorch)
-WIDGETS = {"01": 2, "02": 2, "03": 2, "04": 4, "05": 3, "06": 3 if _has_torch() else 0, "07": 1}
+WIDGETS = {"01": 3, "02": 2, "03": 3, "04": 4, "05": 4, "06": 3 if _has_torch() else 0, "07": 1}
 
 
 @functools.lru_cache(maxsize=None)

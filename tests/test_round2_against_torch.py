@@ -127,6 +127,7 @@ def test_distribution_errors_are_pytorchs():
 @pytest.mark.parametrize("make,shape", [(lambda nn: nn.LazyLinear(4), (2, 3)),
                                         (lambda nn: nn.LazyLinear(4, bias=False), (5, 2, 6)),
                                         (lambda nn: nn.LazyConv2d(6, 3, padding=1), (2, 3, 5, 5)),
+                                        (lambda nn: nn.LazyConv1d(3, 2, stride=2), (2, 4, 7)),
                                         (lambda nn: nn.LazyConv2d(4, 2, stride=2, groups=2, bias=False), (2, 6, 4))])
 def test_a_lazy_layer_initializes_at_its_first_call_as_pytorch(make, shape):
     with torch_random_source():

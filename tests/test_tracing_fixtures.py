@@ -21,6 +21,8 @@ js_spec.loader.exec_module(js_maker)
 def same(a, b, path="doc") -> list:
     """Where two documents differ; floats may differ in their last digits (BLAS sums
     do, from one CPU to another)."""
+    if path.endswith(".offset") and isinstance(a, int) and isinstance(b, int):
+        return []  # a bytecode offset: the same code compiles to other offsets in another Python
     if isinstance(a, float) or isinstance(b, float):
         return [] if a == pytest.approx(b, rel=1e-5, abs=1e-7) else [f"{path}: {a!r} != {b!r}"]
     if isinstance(a, dict) and isinstance(b, dict):

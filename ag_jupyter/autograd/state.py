@@ -14,7 +14,9 @@ everything on to the listener it replaced). The callbacks:
 - ``on_backward_begin(roots)``, ``on_backward_step(step)``,
   ``on_accumulate(tensor, grad)``, ``on_backward_end(completed)``: the backward pass;
 - ``on_module_enter(path, module)`` / ``on_module_exit(path, module)``: an
-  ``nn.Module`` forward starts and ends (``path`` is its dotted name).
+  ``nn.Module`` forward starts and ends (``path`` is its dotted name);
+- ``on_read(tensor)``: Python read a tensor's value (``item()``, ``bool()``, ``tolist()``), so
+  code after it may have branched on it (a replay of the graph cannot take the other branch).
 """
 grad_enabled = True
 listener = None

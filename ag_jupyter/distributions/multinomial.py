@@ -79,11 +79,11 @@ class Multinomial(Distribution):
         shape = numpy.broadcast_shapes(tuple(value.shape), tuple(self.logits.shape))
         logits = self.logits.expand(*shape)
         counts = backend.array_module(counts).broadcast_to(counts, shape)
-        dtype = self.logits._data.dtype
         skip = (counts == 0) & (logits._data == -numpy.inf)  # 0 * -inf: a category never drawn counts 0
         logits = logits.masked_fill(_wrap(skip, False, None), 0.0) if skip.any() else logits
-        constant = (_log_factorial(counts.sum(-1)) - _log_factorial(counts).sum(-1)).astype(dtype)
-        return (logits * _wrap(counts.astype(dtype), False, None)).sum(-1) + _wrap(constant, False, None)
+        powers = (logits * _wrap(counts, False, None)).sum(-1)  # promoted as PyTorch's product is
+        constant = (_log_factorial(counts.sum(-1)) - _log_factorial(counts).sum(-1)).astype(powers._data.dtype)
+        return powers + _wrap(constant, False, None)
 
     def entropy(self):
         raise NotImplementedError("Multinomial.entropy is not implemented in ag_jupyter")

@@ -69,6 +69,9 @@ def _check_mode(mode: str, x, pairs: list, value) -> None:
         if size + before + after < 0:
             raise RuntimeError(f"input tensor of shape {list(x.shape)} padded by ({before}, {after}) at dimension "
                                f"{dim} would have a negative size")
+    if mode != "circular" and x.dtype.kind == "b":  # after the shape checks, as PyTorch's kernels
+        kernel = "reflection" if mode == "reflect" else "replication"
+        raise NotImplementedError(f"\"{kernel}_pad{dims}d\" not implemented for 'Bool'")
 
 
 class Pad(Op):

@@ -23,8 +23,8 @@ from .summary import to_json
 from .summary_batch import finish_all
 
 # 1.1: expr on tensors, local and total on grad_inputs; 1.2: preview codes name infinities (top);
-# 1.3: channels on 4-D summaries
-VERSION = "1.3"
+# 1.3: channels on 4-D summaries; 1.4: offset on lines
+VERSION = "1.4"
 
 
 def _referenced(records) -> set:

@@ -67,12 +67,15 @@ def _lineno(code, offset: int) -> int | None:
 
 
 def as_json(line: tuple | None) -> dict | None:
-    """The document's form of a line: file, line number, function and the source text."""
+    """The document's form of a line: file, line number, function, the instruction's
+    bytecode offset (``f_lasti``) and the source text."""
     if line is None:
         return None
     code, offset = line
     file, lineno = code.co_filename, _lineno(code, offset)
-    entry = {"file": file, "lineno": lineno, "function": code.co_name}
+    # The offset tells two ops of one line apart (`x * x + 3 * x`) and the same
+    # instruction running again (a loop): a repeat is the second, never the first.
+    entry = {"file": file, "lineno": lineno, "function": code.co_name, "offset": offset}
     text = linecache.getline(file, lineno).strip() if lineno is not None else ""
     if text:
         entry["code"] = text

@@ -1,4 +1,5 @@
-"""What a large summary's kept entries become in the document: min, max, mean and std,
+"""What a large summary's kept entries become in the document: min, max (exact: see
+``extrema``), mean and std,
 and the preview quantized to bytes (``summary.Large`` keeps the entries while the
 traced code runs; this runs when the document is built).
 
@@ -41,6 +42,30 @@ def sample_stats(sample, finite: bool) -> tuple:
     deviations = values - mean
     _multiply(deviations, deviations, out=deviations)
     return _lowest(values), _highest(values), mean, math.sqrt(_add(deviations) / count)
+
+
+def norm_of_finite(finite, xp, repeats: int) -> float:
+    """The L2 norm of finite entries (each counted ``repeats`` times) whose dot product
+    with themselves was not finite: some were huge (float32 entries past about 1e19,
+    exploding gradients). Scaled by the largest, the squares cannot overflow."""
+    if not finite.shape[0]:
+        return 0.0
+    wide = finite.astype(numpy.float64)
+    biggest = float(xp.abs(wide).max())
+    if biggest == 0.0:
+        return 0.0
+    wide /= biggest
+    return biggest * math.sqrt(float(xp.vdot(wide, wide)) * repeats)
+
+
+def extrema(flat) -> tuple | None:
+    """The exact ``(min, max)`` of ``flat`` (the entries, or the finite ones when some were
+    not: the caller has dropped them), as floats; None when it is empty. Two reductions
+    over every entry, on the array's own device: cheap beside the copy a sample costs,
+    and a node's min and max then never miss the tensor's extremes."""
+    if not flat.shape[0]:
+        return None
+    return float(flat.min()), float(flat.max())
 
 
 def preview(grid, step, finite: bool) -> dict:

@@ -20,7 +20,7 @@ from base64 import b64encode
 
 import numpy
 
-from .statistics import TOP
+from .statistics import TOP, stat
 from .summary import _BLAS, SMALL, Deferred, Large, _dot, _plan, dtype_name
 
 _add, _multiply = numpy.add.reduce, numpy.multiply
@@ -102,6 +102,9 @@ def _finish_large(key: tuple, members: list) -> None:
             if json is not None:
                 json["shape"], json["dtype"], json["sampled"] = list(summary.shape), dtype_name(summary.dtype), \
                     summary.sampled
+                if summary.extrema:  # taken over every entry (summary.EXACT_EXTREMA), not the sample's
+                    low, high = summary.extrema
+                    json["min"], json["max"], json["exact_extrema"] = stat(low), stat(high), True
                 summary._json = json
 
 

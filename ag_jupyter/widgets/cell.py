@@ -36,12 +36,15 @@ from dataclasses import dataclass, field
 from IPython.core.error import UsageError
 from IPython.display import display
 
+from ..autograd import state
 from ..tensor import TENSOR_TYPES
 from ..torch_switch import cell_on_engine, check_source, switch_is_on
 from ..tracing import trace
 from ..tracing.gc_pause import collections_paused
+from ..tracing.replay import Tape
 from ..tracing.torch_cell import TorchCellTrace
 from .cell_contents import NoGraph, imports_torch, is_torch_tensor, made_by_cell, no_graph, snapshot
+from .checks import CellChecks
 from .graph_widget import GraphWidget
 from .labels import label_trace
 from .live import LiveBackward
@@ -87,6 +90,8 @@ class AutogradCell:
                 self.torch_trace = TorchCellTrace(title=_title(self.cell)).__enter__()
             except ImportError:  # not installed: the cell's own import will say so
                 self.torch_trace = None
+        self.tape = Tape()  # beside the recorder: what a replay of the graph needs (checks.py)
+        self.tape.parent, state.listener = state.listener, self.tape
         self.trace.__enter__()
         return self
 
@@ -197,6 +202,7 @@ class AutogradCell:
         if isinstance(exc, UsageError):  # a bad option, not an error of the cell's code
             exc_type = exc = tb = None
         self.trace.__exit__(exc_type, exc, tb)  # marks the error, if any; the listener goes back
+        state.listener, self.tape.parent = self.tape.parent, None
         names = self.shell.user_ns
         made = made_by_cell(self._before, names)
         self._before = {}
@@ -215,6 +221,8 @@ class AutogradCell:
                 self._live.close()
             if document["nodes"]:
                 self.widget = build_widget(document, live, source=self.cell, **self.options.view)
+                if shown is self.trace:
+                    self.widget.checks = CellChecks(self.trace, self.tape)
             else:
                 self.widget = no_graph(made)
         if exc is not None:  # the partial graph first; IPython prints the traceback under it

@@ -26,9 +26,11 @@ import anywidget
 import traitlets
 
 from ..tracing.gc_pause import collections_paused
+from .checks import CheckMethods
 from .comm_state import SentWithoutBufferSearch, document_to_json
 from .contract import check_document_version, check_option, synced_traits
 from .live import document_change
+from .myst import write_myst
 from .page import write_html
 from .static_svg import static_svg
 
@@ -45,7 +47,7 @@ _ContractTraits = type("_ContractTraits", (anywidget.AnyWidget,), synced_traits(
 _ContractTraits.class_traits()["trace"].tag(to_json=document_to_json)  # sent as it is (comm_state.py)
 
 
-class GraphWidget(SentWithoutBufferSearch, _ContractTraits):
+class GraphWidget(CheckMethods, SentWithoutBufferSearch, _ContractTraits):
     """The graph of a trace document, animated forward and stepped backward.
 
     Its synced traits (``trace``, ``step``, ``playing``, ``speed``, ``direction``,
@@ -211,6 +213,8 @@ class GraphWidget(SentWithoutBufferSearch, _ContractTraits):
                 self.advance_all() if content.get("all") else self.advance()
             except Exception:  # noqa: BLE001 - a comm handler has no caller to raise to
                 traceback.print_exc()  # ipykernel shows it in the output of the cell being run
+        elif isinstance(content, dict) and content.get("type") == "check":
+            self._answer_check(content)  # checks.py: nudge, one step downhill
 
     # ----- display ------------------------------------------------------------------------
     def static_svg(self) -> str:
@@ -240,12 +244,20 @@ class GraphWidget(SentWithoutBufferSearch, _ContractTraits):
                 data[GRAPH_MIME] = {"version": 1, "fallback": SVG_MIME}
         return data, metadata
 
-    def write_html(self, path) -> pathlib.Path:
+    def write_html(self, path, title: str | None = None) -> pathlib.Path:
         """Write this graph as one self-contained HTML page that steps with no kernel
         (``widgets/page.py``): bundle, styles, fonts and the trace inline, no network
-        request. A live widget writes the steps recorded so far. Returns the path.
+        request. A live widget writes the steps recorded so far. ``title`` names the page
+        (default: after the graph's output, ``Computation graph of loss``). The file is
+        readable by others (0644 under the usual umask), as a web server needs. Returns the path.
         """
-        return write_html(self, path)
+        return write_html(self, path, title)
+
+    def to_myst(self, path) -> pathlib.Path:
+        """Write this graph for a MyST / Jupyter Book 2 page (``widgets/myst.py``): ``path``
+        (a ``.md`` file holding the ``{anywidget}`` directive) and the module, styles and
+        model beside it. The page steps with no kernel. Returns the Markdown file's path."""
+        return write_myst(self, path)
 
     def __repr__(self) -> str:
         title = self.trace.get("title", "")

@@ -99,10 +99,33 @@ def head_assets() -> str:
             f"<script>{assets['page.js']}</script>")
 
 
-def render_page(widget) -> str:
-    """The whole page of ``widget`` as HTML text."""
+# Titles the tracer gives a document when the learner named none: on a course page they
+# say nothing, so the page is named after the graph's output instead.
+TOOL_TITLES = {"", "ag.trace", "ag.show", "graph", "%%autograd"}
+
+
+def page_title(trace: dict) -> str:
+    """A page's title: the document's own when someone chose it, else ``Computation graph
+    of e`` after the backward's root(s), else the last tensor made."""
+    title = str(trace.get("title") or "")
+    if title not in TOOL_TITLES:
+        return title
+    nodes = {node["id"]: node for node in trace.get("nodes") or ()}
+    roots = [root for event in trace.get("events") or () if event.get("type") == "backward_begin"
+             for root in event.get("roots") or ()]
+    if not roots:
+        roots = [node_id for node_id, node in nodes.items() if node.get("kind") == "tensor"][-1:]
+    names = list(dict.fromkeys(nodes[r].get("label") or nodes[r].get("expr") or "" for r in roots if r in nodes))
+    names = [name for name in names if name]
+    return f"Computation graph of {', '.join(names[:3])}" if names else "Computation graph"
+
+
+def render_page(widget, title: str | None = None) -> str:
+    """The whole page of ``widget`` as HTML text; ``title`` names it (default: ``page_title``)."""
     state = page_state(widget)
-    title = str(state["trace"].get("title") or "graph")
+    if title is not None and not isinstance(title, str):
+        raise TypeError(f"write_html(title=...) takes a str, got {type(title).__name__}")
+    title = title or page_title(state["trace"])
     return ("<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
             "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
             "<meta name=\"color-scheme\" content=\"light dark\">\n"
@@ -134,6 +157,9 @@ def write_text_atomically(target: pathlib.Path, text: str) -> None:
     except OSError as error:
         raise _named(error, target) from None
     try:
+        # mkstemp makes the file 0600; a page is for others to read (a web server running as
+        # another user answers 403 otherwise): the mode any new file gets, 0644 under umask 022
+        os.fchmod(fd, 0o666 & ~_umask())
         with os.fdopen(fd, "w", encoding="utf-8") as out:
             out.write(text)
         os.replace(temporary, target)
@@ -144,14 +170,21 @@ def write_text_atomically(target: pathlib.Path, text: str) -> None:
         raise
 
 
+def _umask() -> int:
+    mask = os.umask(0o022)  # the only way to read it is to set it; put it straight back
+    os.umask(mask)
+    return mask
+
+
 def _named(error: OSError, target: pathlib.Path) -> OSError:
     """The same kind of error, saying which page could not be written."""
     message = f"cannot write the page to {str(target)!r}: {error.strerror or error}"
     return type(error)(error.errno, message) if error.errno is not None else type(error)(message)
 
 
-def write_html(widget, path) -> pathlib.Path:
-    """Write ``widget`` as one self-contained page at ``path``; return the path written."""
+def write_html(widget, path, title: str | None = None) -> pathlib.Path:
+    """Write ``widget`` as one self-contained page at ``path``, titled ``title``; return the
+    path written."""
     target = check_target(path)
-    write_text_atomically(target, render_page(widget))
+    write_text_atomically(target, render_page(widget, title))
     return target

@@ -24,6 +24,7 @@ import re
 
 from .graph_layout import layered_routes
 from .static_values import number, op_text, scalar_suffix, value_lines
+from .static_words import graph_words
 
 MAX_DRAWN = 400  # nodes; beyond, modules collapse into one box each, then the rest is cut
 SMALL = 4  # a gradient with at most this many numbers is written out
@@ -279,7 +280,9 @@ def static_svg(doc: dict, direction: str = "LR", max_nodes: int = MAX_DRAWN) -> 
     total_h = height + top + bottom
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{math.ceil(width)}" height="{math.ceil(total_h)}" '
            f'viewBox="0 0 {math.ceil(width)} {math.ceil(total_h)}" font-family="DejaVu Sans, Helvetica, Arial, '
-           f'sans-serif" font-size="12" class="ag-static-graph">',
+           f'sans-serif" font-size="12" class="ag-static-graph" role="img">',
+           # what a screen reader says for the picture (its alt text in nbconvert's HTML)
+           *(f"<{tag}>{escape(text)}</{tag}>" for tag, text in zip(("title", "desc"), graph_words(doc))),
            '<defs><marker id="ag-arrow" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="7" '
            'markerHeight="7" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="#777"/></marker></defs>',
            '<rect width="100%" height="100%" fill="#ffffff"/>',

@@ -46,7 +46,8 @@ test("summaries: small ones nested by shape, large ones as statistics, NaN/inf s
   assert.equal(summaryText({ shape: [3], values: [1, "Infinity", 2], nan: 0, inf: 1 }), "[1, inf, 2]  ⚠ 1 inf");
   assert.equal(summaryText(null), "None");
   const big = fixture("large_matmul").nodes[0].value;
-  assert.equal(summaryText(big), `min ${num(big.min)}  max ${num(big.max)}  mean ${num(big.mean)}  std ${num(big.std)}  ‖·‖ ${num(big.norm)} (sampled)`);
+  assert.equal(summaryText(big), `min ${num(big.min)}  max ${num(big.max)}  mean ${num(big.mean)}  std ${num(big.std)}  ‖·‖ ${num(big.norm)} (mean and std from a sample)`);
+  assert.ok(summaryText({ ...big, exact_extrema: undefined }).endsWith(" (sampled)"), "past 65,536 entries min and max are sampled too");
   assert.equal(summaryText({ ...big, sampled: false, nan: 2 }).endsWith("⚠ 2 nan"), true);
   assert.equal(summaryText({ shape: [100], values: Array(100).fill(1), nan: 0, inf: 0 }, { max: 3 }), "[1, 1, 1] …");
 });
@@ -194,4 +195,10 @@ test("numbers are written as the static picture writes them (one table for both)
   const { readFileSync } = await import("node:fs");
   const table = JSON.parse(readFileSync(new URL("../../tests/fixtures/numbers.json", import.meta.url)));
   for (const [value, text] of table) assert.equal(num(value), text, String(value));
+});
+
+test("an edge label keeps a matrix's rows, or says its shape when they do not fit", () => {
+  assert.equal(edgeGradText({ shape: [2, 2], values: [1, 1, 1, 1], nan: 0, inf: 0 }), "[[1, 1], [1, 1]]");
+  assert.equal(edgeGradText({ shape: [2, 3], values: [0.125, 0.5, 2, 1.5, 3.25, 4], nan: 0, inf: 0 }), "2×3");
+  assert.equal(edgeGradText({ shape: [5], values: [1, 1, 1, 1, 1], nan: 0, inf: 0 }), "[1, 1, 1, …]", "a vector as before");
 });

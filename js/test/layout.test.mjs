@@ -50,12 +50,10 @@ test("auto picks dagre for small graphs and the layered layout above the limit",
   assert.equal(layoutGraph(big).engine, "layered");
 });
 
-test("layered: 5,000 nodes in well under a second, no overlaps on 1,000", () => {
+// Its speed is benchmarks/bench_lab.py's "first picture" row at 10,000 nodes, not a timed assertion here.
+test("layered: 5,000 nodes flow one way, no overlaps on 1,000", () => {
   const g = graphOf(synthTrace({ blocks: blocksFor(5000) }));
-  const t0 = performance.now();
   const lay = layoutGraph(g, { engine: "layered" });
-  const ms = performance.now() - t0;
-  assert.ok(ms < 1500, `${ms} ms`);
   assertFlow(lay, true);
   assertNoOverlap(layoutGraph(graphOf(synthTrace({ blocks: blocksFor(1000) })), { engine: "layered" }));
 });

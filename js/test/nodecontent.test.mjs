@@ -115,3 +115,10 @@ test("an image batch's box draws sample 0's channels side by side, from the docu
   const two = valueView({ ...conv.value, channels: undefined });
   assert.ok(two.heat && !two.heat.shown, "a 1.2 document's 4-D summary keeps the old thumbnail");
 });
+
+test("a large tensor's min and max are marked ≈ when they come from a sample, not when exact", () => {
+  const base = { shape: [300, 301], dtype: "float32", nan: 0, inf: 0, min: -0.7, max: 0.9, mean: 0, std: 0.3, norm: 9 };
+  assert.deepEqual([valueView({ ...base, sampled: true }).min, valueView({ ...base, sampled: true }).max], ["≈-0.7", "≈0.9"]);
+  assert.equal(valueView({ ...base, sampled: true, exact_extrema: true }).min, "-0.7");
+  assert.equal(valueView({ ...base, sampled: false }).max, "0.9");
+});

@@ -1,6 +1,7 @@
 """Predict mode in a real JupyterLab, as a learner uses it: a `%%autograd --predict`
-cell stops before the first leaf's gradient, the learner types a wrong then a right
-answer, sees both verdicts, and the kernel reads the score from `_.predictions`."""
+cell stops before the step that sends the first leaf its gradient, the learner types a wrong
+answer (and gets a hint), then a right one with a line of why, sees both verdicts, and the
+kernel reads the score and the why from `_.predictions`."""
 import ast
 import re
 
@@ -22,6 +23,7 @@ CELLS = [
     "e.backward()",
     "w = _",
     "print('score:', {k: w.predictions.get(k) for k in ('right', 'wrong', 'revealed')})\n"
+    "print('why:', [a.get('reason') for a in w.predictions.get('attempts', [])])\n"
     "print('grads:', {n: round(t.grad.item(), 4) for n, t in dict(a=a, b=b, c=c, d=d).items()})",
 ]
 
@@ -47,13 +49,17 @@ def test_predict_a_gradient_wrong_then_right_and_read_the_score_in_the_kernel(la
     box.fill("123")
     box.press("Enter")
     widget.locator(".ag-verdict.ag-wrong").wait_for()
+    widget.locator(".ag-predict-reason").fill("it is what the other factor was")
     box.fill(f"{grads[leaf]:.4g}")
     widget.locator("button[data-action=predict-check]").click()
     widget.locator(".ag-verdict.ag-right").wait_for()
-    verdicts = widget.locator(".ag-verdict").all_inner_texts()
-    assert verdicts == [f"✗ 123 is not {leaf}.grad", f"✓ {grads[leaf]:.4g} is right"], verdicts
+    verdicts = widget.locator(".ag-verdict-text").all_inner_texts()
+    right = f"{grads[leaf]:.4g}"
+    assert verdicts == [f"✗ 123 is not {leaf}.grad", f"✓ {right} is right: {leaf}.grad = {right}"], verdicts
+    assert widget.locator(".ag-slip").inner_text().startswith("Not yet.")
     widget.screenshot(path=str(ARTIFACTS / "lab-predict.png"))
     run_cell(page, 3)
     page.wait_for_timeout(300)
     assert printed(page, "score") == {"right": 1, "wrong": 1, "revealed": 0}
+    assert printed(page, "why") == [None, "it is what the other factor was"]  # the teacher reads the why
     assert [e for e in page.console_errors if "Failed to load resource" not in e] == []

@@ -110,6 +110,8 @@ def test_every_number_on_the_step_panel_is_the_traces(page, site, make):
     total = len(doc["events"])
     last_step = max(i for i, e in enumerate(doc["events"]) if e["type"] == "backward_step")
     last_shown: dict = {}  # node id -> what the panel last said it holds
+    roots = {r for e in doc["events"] if e["type"] == "backward_begin" for r in e["roots"]}
+    root_ops = {e["src"] for e in doc["edges"] if e["dst"] in roots}  # ∂L/∂L = 1 is no factor there
     notes = set()
     for index, event in enumerate(doc["events"]):
         page.click("button[data-action=step]")
@@ -133,7 +135,9 @@ def test_every_number_on_the_step_panel_is_the_traces(page, site, make):
                 continue
             sides = text.split("=")
             assert close(numbers(sides[-1]), values(g["grad"])), (text, g)
-            if "local" in g and len(g["grad"]["values"]) == 1:
+            if "local" in g and len(g["grad"]["values"]) == 1 and event["node"] in root_ops:
+                assert close(numbers(sides[-1]), [g["local"]]) and "·" not in text, (text, g)
+            elif "local" in g and len(g["grad"]["values"]) == 1:
                 assert close(numbers(sides[-2]), values(event["grad_output"]) + [g["local"]]), (text, g)
             held = g["grad"]
             if "this path" in text:

@@ -12,9 +12,9 @@ from lab_harness import open_notebook, run_all_cells
 pytestmark = pytest.mark.browser
 NOTEBOOKS = Path(__file__).resolve().parents[2] / "notebooks"
 # the widgets each shows after Run All (as tests/test_notebooks.py counts them)
-TUTORIALS = [("01_computational_graphs.ipynb", 2), ("02_matrices_and_the_gradient_signal.ipynb", 2),
-             ("03_the_chain_rule_and_turning_it_off.ipynb", 2), ("04_dynamic_networks.ipynb", 4),
-             ("05_training.ipynb", 3), ("06_your_pytorch_model.ipynb", 3),
+TUTORIALS = [("01_computational_graphs.ipynb", 3), ("02_matrices_and_the_gradient_signal.ipynb", 2),
+             ("03_the_chain_rule_and_turning_it_off.ipynb", 3), ("04_dynamic_networks.ipynb", 4),
+             ("05_training.ipynb", 4), ("06_your_pytorch_model.ipynb", 3),
              ("07_convolutions_and_a_training_loop.ipynb", 1)]
 
 

@@ -22,6 +22,12 @@ import { keyAction } from "../model/keymap.js";
 import { selectedScope, toggleScope as scopeToggle } from "../model/scopes.js";
 import { createLegend } from "../view/legend.js";
 import { createPredictPanel } from "../view/predictui.js";
+import { createKeyboardNav } from "../view/keyboard-nav.js";
+import { createAnnouncer } from "../view/announcer.js";
+import { stepSentence } from "../model/describe.js";
+import { walkWay } from "../model/graphwalk.js";
+import { guardShortcuts } from "../view/shortcut-guard.js";
+import { createCheckPanel } from "../view/checkpanel.js";
 
 export function mountWidget(model, el, host) {
   const get = (name) => trait(model, name);
@@ -46,8 +52,12 @@ export function mountWidget(model, el, host) {
   main.appendChild(canvas);
   const graph = createGraphView(canvas, { onSelect: (id) => set({ selected: id }), onOpen: toggleScope,
     onCollapse: (scope) => set({ collapsed: [...get("collapsed").filter((s) => s !== scope), scope], selected: "" }) });
-  const camera = createCamera(graph, canvas, () => display && state && display.groupOf.get(state.current));
-  const inspector = createInspector(main, { onOpen: toggleScope });
+  const nav = createKeyboardNav(graph, { onOpen: (id) => set({ selected: id }), onLeave: () => root.focus() });
+  const announcer = createAnnouncer(root);
+  const camera = createCamera(graph, canvas, () => display && state && display.groupOf.get(state.current),
+    { whole: !!model.get("fit_whole") }); // a page's model sets fit_whole (app/page.js)
+  const checks = createCheckPanel({ model, highlight: (ids) => graph.highlight(ids) });
+  const inspector = createInspector(main, { onOpen: toggleScope, checks });
   const legend = createLegend(root);
   const predict = createPredictPanel(root, { getPredictions: () => get("predictions"),
     setPredictions: (value) => set({ predictions: value }), step: () => host.dispatch({ type: "step" }) });
@@ -78,6 +88,7 @@ export function mountWidget(model, el, host) {
     layout = layoutGraph(display, { direction, outlines });
     graph.setGraph(display, layout, direction, outlines);
     drawn = null;
+    nav.setGraph(display, layout, direction);
     passMarks = options.passIndex >= 0 ? comparePasses(index, options.passIndex) : null;
     segments = phaseSegments(index);
     passes = passOptions(index);
@@ -98,6 +109,8 @@ export function mountWidget(model, el, host) {
       unused: passMarks && new Set(passMarks.unused.map((id) => display.groupOf.get(id))),
       errorType: state.error ? state.error.type : "" }, onlyChanged(state.changed, selected));
     camera.followStep(state.step, ds.current);
+    nav.update(index, ds, state);
+    announcer.say(stepSentence(index, state, { hideGradients: !!get("predict") }), { playing: !!get("playing") });
     root.classList.toggle("ag-animate", !!get("animate"));
     root.dataset.phase = state.phase;
     const { min, max } = passRange(index, get("pass_index"));
@@ -161,6 +174,9 @@ export function mountWidget(model, el, host) {
     act(action);
   }
   root.addEventListener("keydown", onKey);
+  // the keymap's keys, and on a node the walk's (arrows, Enter, Escape)
+  const stopGuard = guardShortcuts(root, (ev) => !!keyAction(ev, ev.target.tagName) || (!!ev.target.closest(".ag-node")
+    && (!!walkWay(ev.key, "LR") || ev.key === "Enter" || ev.key === "Escape")));
 
   const handlers = [];
   for (const name of LAYOUT_TRAITS) handlers.push([`change:${name}`, relayout]);
@@ -174,9 +190,13 @@ export function mountWidget(model, el, host) {
     for (const [name, fn] of handlers) model.off(name, fn);
     stopListening();
     root.removeEventListener("keydown", onKey);
+    stopGuard();
+    nav.destroy();
+    announcer.destroy();
     graph.destroy();
     controls.destroy();
     panel.destroy();
+    checks.destroy();
     root.remove();
   };
 }

@@ -3,7 +3,7 @@
 // twice. Views send player actions here; the timeline.js reducer decides, the host
 // writes `step` / `playing` back to the model (and so to Python).
 import { indexTrace, passRange, player, tickDelay, canAdvance, forwardEnds } from "../model/timeline.js";
-import { nextQuestion } from "../model/predict.js";
+import { predictStop } from "../model/predict.js";
 import { TRAIT_DEFAULTS } from "../model/contract.js";
 import { applyChange } from "../model/trace-change.js";
 
@@ -53,10 +53,11 @@ export function createHost(model) {
   function dispatch(action) {
     const before = snapshot();
     const after = player(before, action);
-    // Predict mode: never step past a leaf's gradient the learner has not predicted.
+    // Predict mode: never step past the step that sends a leaf the gradient the learner
+    // has not predicted yet, nor past a pass's summary.
     if (after.step > before.step && trait(model, "predict")) {
-      const q = nextQuestion(getIndex(), before.step, after.step, trait(model, "predictions"));
-      if (q) Object.assign(after, { step: q.event, playing: false, advance: false });
+      const stop = predictStop(getIndex(), before.step, after.step, trait(model, "predictions"));
+      if (stop !== null) Object.assign(after, { step: stop, playing: false, advance: false });
     }
     let dirty = false;
     if (after.step !== before.step) { model.set("step", after.step); dirty = true; }

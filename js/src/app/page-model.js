@@ -42,6 +42,7 @@ export function createPageModel(initial, { onSend = undefined } = {}) {
     },
     save_changes() {}, // nothing to sync with: the page is the only copy
     send(msg) { if (onSend) onSend(msg); },
+    kernel: false, // no kernel answers here: checks re-run the graph in the page (checkpanel.js)
     /** The current values (what a page would save; used by tests). */
     snapshot: () => ({ ...values }),
   };

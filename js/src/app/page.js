@@ -18,13 +18,27 @@ function mountOne(box) {
     note.textContent = state.note;
     box.appendChild(note);
   }
-  const model = createPageModel(pageValues(state));
+  // A page is read in a column narrower than a notebook: the whole graph fits on load.
+  // One that would play waits until it is scrolled into view (a course page's iframe
+  // below the fold would have finished before the student got there).
+  const values = { ...pageValues(state), fit_whole: true };
+  const playWhenSeen = !!values.playing && typeof IntersectionObserver === "function";
+  if (playWhenSeen) values.playing = false;
+  const model = createPageModel(values);
   const el = document.createElement("div");
   el.className = "ag-page-view";
   box.appendChild(el);
   const view = widget();
   view.initialize({ model });
   view.render({ model, el });
+  if (playWhenSeen) {
+    const seen = new IntersectionObserver((entries) => {
+      if (!entries.some((e) => e.isIntersecting)) return;
+      seen.disconnect();
+      model.set("playing", true);
+    }, { threshold: 0.5 });
+    seen.observe(el);
+  }
   const picture = box.querySelector(".ag-static");
   if (picture) picture.hidden = true;
 }

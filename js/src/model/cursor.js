@@ -49,6 +49,7 @@ export function createCursor(index) {
     if ((event.pass || 0) !== s.pass) {
       for (const k of [...s.grads.keys()]) mapDelete(s.grads, k);
       for (const k of [...s.received.keys()]) mapDelete(s.received, k);
+      for (const k of [...s.arrived.keys()]) mapDelete(s.arrived, k);
     }
     field("pass", event.pass || 0);
     switch (event.type) {

@@ -92,7 +92,7 @@ export function summaryText(s, { max = 64 } = {}) {
     text = show(nested(shown)) + (s.values.length > max ? " …" : "");
   } else {
     text = `min ${num(s.min)}  max ${num(s.max)}  mean ${num(s.mean)}  std ${num(s.std)}  ‖·‖ ${num(s.norm)}`
-      + (s.sampled ? " (sampled)" : "");
+      + (s.sampled ? (s.exact_extrema ? " (mean and std from a sample)" : " (sampled)") : "");
   }
   const bad = [s.nan ? `${s.nan} nan` : "", s.inf ? `${s.inf} inf` : ""].filter(Boolean).join(", ");
   return bad ? `${text}  ⚠ ${bad}` : text;
@@ -108,12 +108,22 @@ export function badgeText(s) {
   return `‖g‖ ${num(s.norm)}`;
 }
 
-/** The gradient written on an edge: as the badge, shorter (it sits between nodes). */
+/** The gradient written on an edge: as the badge, shorter (it sits between nodes). A
+ * matrix keeps its rows (`[[1, 1], [1, 1]]`; flattened, a 2×2 would read as four numbers
+ * in a row), or, too long for an edge, says its shape (`2×3`) and leaves the numbers to
+ * the panel and the inspector. */
 export function edgeGradText(s) {
   if (!s) return "";
+  if (isSmall(s) && (s.shape || []).length > 1) {
+    const show = (v) => (Array.isArray(v) ? `[${v.map(show).join(", ")}]` : num(v));
+    const rows = show(nested(s));
+    return rows.length <= EDGE_ROOM ? rows : s.shape.join("×");
+  }
   if (isSmall(s)) return s.values.length === 1 ? num(s.values[0]) : leadingValues(s.values, 12);
   return `‖g‖ ${num(s.norm)}`;
 }
+
+const EDGE_ROOM = 24; // characters a matrix may take on an edge
 
 /** "[a, b, …]": as many leading values as fit in `room` characters (at least one). */
 function leadingValues(values, room) {

@@ -64,7 +64,15 @@ function rootOf(index, event) {
   for (let i = 0; i < index.events.length; i++) {
     const e = index.events[i];
     if (e.type === "backward_begin" && (e.pass || 0) === (event.pass || 0)) {
-      return named(index.nodes.get((e.roots || [])[0]));
+      const root = index.nodes.get((e.roots || [])[0]);
+      // A tensor root is no function to differentiate: backward(G) differentiates
+      // L = (Y*G).sum(), and what it sends back is the vector-Jacobian product.
+      if (root && Array.isArray(root.shape) && root.shape.length) {
+        const y = named(root).text;
+        return { tex: "L", text: "L", vjp: `${y} is not a scalar: ${y}.backward(G) sends back the vector-Jacobian `
+          + `product of G with ∂${y}/∂x, the gradient of L = (${y} * G).sum(), written ∂L/∂x below` };
+      }
+      return named(root);
     }
   }
   return { tex: "\\text{loss}", text: "loss" };
@@ -143,6 +151,11 @@ export function stepLatex(index, event) {
   const d = (top, bottom) => `\\frac{\\partial ${top}}{\\partial ${bottom}}`;
   const go = event.grad_output;
   const incoming = `${d(L.tex, out.tex)} = ${latexValue(go)}`;
+  // The local derivative names the output by the expression that made it, apart from
+  // the total ∂L/∂x: at the root `e = a*b`, local ∂(a*b)/∂a beside total ∂e/∂a.
+  const u = opExpression(index, event.node, op) || out;
+  // At the root the incoming gradient is the seed ∂L/∂L = 1: no factor to multiply by.
+  const atRoot = index.roots.has((outputOf(index, event.node) || {}).id) && isScalar(go) && go.values[0] === 1;
   const args = new Map((index.inputs.get(event.node) || []).map((e) => [e.arg, named(index.nodes.get(e.src))]));
   const counts = contributions(index);
   // A Python number the op took (x * 3) is no tensor: it gets no gradient and no line.
@@ -155,15 +168,16 @@ export function stepLatex(index, event) {
     }
     const several = !!g.total || (counts.get(`${event.pass || 0}:${g.node}`) || 0) > 1;
     const lhs = several ? `\\text{this path: }${d(L.tex, x.tex)} \\mathrel{+}=` : `${d(L.tex, x.tex)} =`;
-    let tex = `${lhs} ${d(L.tex, out.tex)} \\cdot ${d(out.tex, x.tex)}`;
-    let text = `${several ? "this path: " : ""}∂${L.text}/∂${x.text} ${several ? "+=" : "="} ∂${L.text}/∂${out.text} · ∂${out.text}/∂${x.text}`;
-    if (isScalar(go) && isScalar(g.grad) && typeof g.local === "number") {
+    const factors = { upstream: atRoot ? null : `∂${L.text}/∂${out.text}`, local: `∂${u.text}/∂${x.text}`, out: out.text };
+    let tex = `${lhs} ${atRoot ? "" : `${d(L.tex, out.tex)} \\cdot `}${d(u.tex, x.tex)}`;
+    let text = `${several ? "this path: " : ""}∂${L.text}/∂${x.text} ${several ? "+=" : "="} ${factors.upstream ? `${factors.upstream} · ` : ""}${factors.local}`;
+    if (!atRoot && isScalar(go) && isScalar(g.grad) && typeof g.local === "number") {
       tex += ` = ${paren(texNumber(go.values[0]))} \\cdot ${paren(texNumber(g.local))}`;
       text += ` = ${num(go.values[0])} · ${num(g.local)}`;
     }
     tex += ` = ${latexValue(g.grad)}`;
     text += ` = ${plain(g.grad)}`;
-    const line = { arg: g.arg, node: g.node, tex, text };
+    const line = { arg: g.arg, node: g.node, tex, text, factors };
     const outNode = outputOf(index, event.node);
     const note = node && outNode && shapeNote(op && op.op, x.text, node.shape, outNode.shape);
     if (note) line.note = note;
@@ -176,17 +190,48 @@ export function stepLatex(index, event) {
     return line;
   });
   const letters = (op && op.letters) || LETTERS;
-  const names = { u: out.tex, U: out.tex, L: L.tex };
+  const names = { u: u.tex, U: u.tex, L: L.tex };
   const consts = new Map(((op && op.consts) || []).map((c) => [c.arg, c.value]));
   letters.forEach((letter, arg) => {
     names[letter] = args.has(arg) ? args.get(arg).tex
       : consts.has(arg) ? `${num(consts.get(arg))}` : `\\text{input ${arg + 1}}`;
   });
-  const formula = event.formula || (op && op.formula) || null;
+  const formula = withoutConstants(event.formula || (op && op.formula) || null, letters, consts);
   const first = (index.inputs.get(event.node) || []).find((e) => e.arg === 0);
   const layer = layerNote(op, first && index.nodes.get(first.src), outputOf(index, event.node), event);
+  const notes = [...(L.vjp ? [L.vjp] : []), ...(layer || [])];
   return { formula: formula && nameFormula(formula, names), incoming, lines, op: op ? op.op : "",
-    ...(layer ? { layer } : {}) };
+    ...(notes.length ? { layer: notes } : {}) };
+}
+
+// A Python number the op took (2 in 2*x) is no variable: the formula's part that
+// differentiates with respect to it (∂(2*x)/∂2) is dropped, not named.
+function withoutConstants(formula, letters, consts) {
+  if (!formula || !consts.size) return formula;
+  const constLetters = new Set(letters.filter((_, arg) => consts.has(arg)));
+  const parts = formula.split(/,\\quad\s*/);
+  const kept = parts.filter((part) => {
+    const m = /\\frac\{\\partial u\}\{\\partial ([A-Za-z])\}/.exec(part);
+    return !(m && constLetters.has(m[1]));
+  });
+  return kept.length === parts.length ? formula : kept.length ? kept.join(",\\quad ") : null;
+}
+
+// The expression an op's output was made by, for the local derivative: the document's
+// own `expr` when the output has no name of its own, else the op written with its
+// operands (`a*b`), in parentheses; null when the op has no infix or call form.
+const INFIX = { "×": "*", "+": " + ", "−": " - ", "÷": "/", "@": "@" };
+function opExpression(index, opId, op) {
+  const outNode = outputOf(index, opId);
+  if (!op || !outNode) return null;
+  if (!outNode.label && outNode.expr && !index.roots.has(outNode.id)) return named(outNode);
+  const args = new Map((index.inputs.get(opId) || []).map((e) => [e.arg, tensorName(index.nodes.get(e.src))]));
+  for (const c of op.consts || []) if (typeof c.arg === "number" && !args.has(c.arg)) args.set(c.arg, num(c.value));
+  const operands = [...args.keys()].sort((a, b) => a - b).map((k) => args.get(k));
+  const text = INFIX[op.symbol] && operands.length === 2 ? operands.map((t) => (/[\s*+\-/@]/.test(t) && (op.symbol !== "+" || /\s/.test(t)) ? `(${t})` : t)).join(INFIX[op.symbol])
+    : operands.length && /^[A-Za-z_]\w*$/.test(op.symbol || "") ? `${op.symbol}(${operands.join(", ")})` : null;
+  if (!text || text.length > 24) return null;
+  return { tex: `\\text{${latexEscape(`(${text})`)}}`, text: `(${text})` };
 }
 
 const paren = (t) => (t.startsWith("-") ? `(${t})` : t);

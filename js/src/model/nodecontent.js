@@ -28,8 +28,10 @@ export function valueView(s) {
   const heat = channels ? null : heatGrid(s);
   const min = Array.isArray(s.values) ? pick(s.values, (a, b) => a < b) : s.min;
   const max = Array.isArray(s.values) ? pick(s.values, (a, b) => a > b) : s.max;
+  // a sample's extremes are no tensor's: marked ≈ (the document's exact_extrema says when they are exact)
+  const about = s.sampled && !s.exact_extrema ? "≈" : "";
   return { kind: "large", heat: channels ? channelMosaic(channels) : heat ? thumbnail(heat) : null,
-    min: num(min), max: num(max) };
+    min: `${about}${num(min)}`, max: `${about}${num(max)}` };
 }
 
 // The smallest (or largest) finite value, as sent; NaN when none is finite.

@@ -7,8 +7,8 @@
 // - Repeats: calls of the same module one after another in the same parent call,
 //   with only the parent's own nodes between them (`h = layer(h).clamp(0)` in a
 //   loop), are outlined together as "layer ×N"; so are runs of ops outside any
-//   module that repeat the same ops from the same lines (`while ...: y = y * 2`),
-//   outlined as "×N" with the line's code.
+//   module that repeat the same ops from the same instructions (`while ...: y = y * 2`;
+//   the document's line offset says which instruction), outlined as "×N" with the code.
 import { prefixes, SCOPE_PREFIX } from "./collapse.js";
 
 const MAX_PERIOD = 4; // ops in one iteration of a loop outside modules
@@ -85,13 +85,18 @@ function moduleRepeats(index, parent) {
   return out;
 }
 
+// Where an op was made: the document's bytecode offset (1.4) tells the instruction, so
+// only the same instruction running again repeats; `x * x + 3 * x` has two products on
+// one line, not a loop. A document before 1.4 has only the line to go by.
+const site = (line) => (line ? `${line.file}:${line.function}:${line.lineno}:${line.offset ?? ""}` : "");
+
 // Runs of ops directly in this call (no module between) that repeat with a short period.
 function lineRepeats(index, parent) {
   const out = [];
   const items = parent.items;
   const ops = [];
   items.forEach((it, i) => { if (it.node && it.node.kind === "op") ops.push(i); });
-  const sig = (i) => { const n = index.nodes.get(items[i].node.id); return `${n.op}@${n.line ? n.line.lineno : ""}`; };
+  const sig = (i) => { const n = index.nodes.get(items[i].node.id); return `${n.op}@${site(n.line)}`; };
   const plain = (a, b) => items.slice(a, b).every((it) => it.node); // no module call between
   let k = 0;
   while (k < ops.length) {

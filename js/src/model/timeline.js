@@ -88,7 +88,7 @@ export function stateAt(index, step) {
     event = index.events[i];
     // Each pass shows its own gradients: a badge from the pass before would claim a
     // .grad this pass never computed (or that zero_grad set to None).
-    if ((event.pass || 0) !== pass) { grads.clear(); received.clear(); }
+    if ((event.pass || 0) !== pass) { grads.clear(); received.clear(); arrived.clear(); }
     pass = event.pass || 0;
     switch (event.type) {
       case "create":

@@ -2,13 +2,14 @@
 // automatic view keeps labels readable (as stepping does); "fit" and f show everything.
 import { READABLE_SCALE } from "./render.js";
 
-/** ``focus()`` gives the display node of the current event (or null). */
-export function createCamera(graph, canvas, focus) {
+/** ``focus()`` gives the display node of the current event (or null). With ``whole``
+ *  (a written page, read in a narrow column) the automatic fit shows the whole graph. */
+export function createCamera(graph, canvas, focus, { whole = false } = {}) {
   let shownStep = -1, shownSelected = "", sized = false;
 
   /** Everything at a readable zoom, or centred on the current node when all can't show. */
   function autoFit() {
-    graph.fit({ minScale: READABLE_SCALE, focus: focus() });
+    graph.fit({ minScale: whole ? 0 : READABLE_SCALE, focus: focus() });
   }
 
   /** Whenever the step changes (played, stepped by key, button, scrubber or from Python),

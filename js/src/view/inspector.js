@@ -12,7 +12,7 @@ function el(tag, cls, text) {
   return node;
 }
 
-export function createInspector(container, { onOpen = () => {} } = {}) {
+export function createInspector(container, { onOpen = () => {}, checks = null } = {}) {
   const root = el("div", "ag-inspector");
   root.setAttribute("aria-live", "polite");
   container.appendChild(root);
@@ -64,6 +64,8 @@ export function createInspector(container, { onOpen = () => {} } = {}) {
       const nowGrad = state.grads.get(id) || state.arrived.get(id);
       if (nowGrad) summary(state.grads.has(id) ? "grad" : "grad (arrived)", nowGrad);
       else if (node.requires_grad) root.append(el("div", "ag-summary", state.gradNone.has(id) ? "grad: None (no gradient reached it)" : "grad: None yet"));
+      const check = checks && checks.render(index, node, state); // checkpanel.js: paths, nudge, one step downhill
+      if (check) root.append(check);
     }
   }
 

@@ -7,6 +7,7 @@ const COLOURS = [
   ["leaf", "leaf (requires grad)"],
   ["output", "output"],
   ["constant", "constant"],
+  ["current", "current step"], // the thick orange border, said in words too
 ];
 const MARKS = [
   ["value", "2", "gradient"],
@@ -35,6 +36,11 @@ export function createLegend(parent) {
   box.className = "ag-legend";
   for (const [role, meaning] of COLOURS) item(box, "ag-legend-colour", role, "", meaning);
   const marks = MARKS.map(([state, mark, meaning]) => item(box, "ag-legend-item", state, mark, meaning));
+  // The two meanings of the arrow keys (keymap.js on the widget, keyboard-nav.js on a node).
+  const keys = document.createElement("div");
+  keys.className = "ag-legend-keys";
+  keys.textContent = "keys: ← → step the pass; Tab to a node, then arrows walk the edges, Enter inspects, Esc leaves";
+  box.appendChild(keys);
   parent.appendChild(box);
   return {
     element: box,

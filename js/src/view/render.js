@@ -60,6 +60,7 @@ export function createGraphView(container, { onSelect = () => {}, onOpen = () =>
 
   let nodes = new Map(), edges = new Map(), layout = null, direction = "LR", outlined = [], labelled = false;
   const culler = createCuller();
+  let onPath = new Set(); // the nodes of the path the check panel lights (checkpanel.js)
 
   function setGraph(display, lay, dir, outlines = []) {
     layout = lay;
@@ -147,6 +148,7 @@ export function createGraphView(container, { onSelect = () => {}, onOpen = () =>
     if (ds.dead && ds.dead.has(id)) flags.push("ag-dead");
     if (extra.added && extra.added.has(id)) flags.push("ag-pass-added");
     if (extra.unused && extra.unused.has(id)) flags.push("ag-pass-unused");
+    if (onPath.has(id)) flags.push("ag-path");
     setClass(n, flags.join(" "));
     const note = ds.error === id ? (extra.errorType || "error") : ds.gradNone.has(id) ? "grad is None"
       : extra.unused && extra.unused.has(id) ? "unused in this pass" : ds.nonfinite.has(id) ? "nan/inf" : "";
@@ -158,7 +160,7 @@ export function createGraphView(container, { onSelect = () => {}, onOpen = () =>
     if (!e) return;
     const on = ds.visible.has(e.src) && ds.visible.has(e.dst);
     const active = ds.active.get(key);
-    const cls = `ag-edge${on ? "" : " ag-hidden"}${ds.lit.has(key) ? " ag-lit" : ""}${active ? ` ag-active ag-active-${active.dir}` : ""}`;
+    const cls = `ag-edge${on ? "" : " ag-hidden"}${ds.lit.has(key) ? " ag-lit" : ""}${active ? ` ag-active ag-active-${active.dir}` : ""}${onPath.has(e.src) && onPath.has(e.dst) ? " ag-path" : ""}`;
     if (cls === e.cls) return;
     e.cls = cls;
     e.el.setAttribute("class", cls);
@@ -276,9 +278,16 @@ export function createGraphView(container, { onSelect = () => {}, onOpen = () =>
   }
   zoomer.on("zoom.glide", (ev) => { if (ev.sourceEvent) { cancelAnimationFrame(glide); glide = 0; } });
 
+  /** Light the nodes in `ids` and the edges between them (one path of a sum over paths). */
+  function highlight(ids) {
+    onPath = ids;
+    for (const [id, n] of nodes) n.el.classList.toggle("ag-path", ids.has(id));
+    for (const e of edges.values()) e.el.classList.toggle("ag-path", ids.has(e.src) && ids.has(e.dst));
+  }
+
   svg.on("click", () => onSelect(""));
   return {
-    svg: svg.node(), setGraph, update, fit, reveal, wholeInView,
+    svg: svg.node(), setGraph, update, fit, reveal, wholeInView, highlight, nodeElement: (id) => nodes.get(id)?.el || null,
     /** Runs `fn` with every box in the render tree (an export draws the whole graph). */
     whole: (fn) => culler.withAll(fn),
     destroy: () => { cancelAnimationFrame(glide); svg.on(".zoom", null); svg.remove(); minimap.destroy(); },

@@ -1,0 +1,24 @@
+"""Each op's line carries the calling instruction's bytecode offset (frame.f_lasti), so the
+front end tells one line's several ops from the same instruction running again (a loop)."""
+import ag_jupyter as ag
+from ag_jupyter.tracing import schema
+
+
+def ops_of(cell: str) -> list:
+    with ag.trace() as tr:
+        exec(compile(cell, "<cell>", "exec"), {"ag": ag})  # noqa: S102 - a learner's cell
+    doc = tr.to_dict()
+    schema.validate(doc)
+    return [(n["op"], n["line"]["lineno"], n["line"]["offset"]) for n in doc["nodes"] if n["kind"] == "op"]
+
+
+def test_two_products_of_one_line_have_their_own_offsets():
+    (mul1, line1, at1), (mul2, line2, at2), (add, _, at3) = ops_of(
+        "x = ag.tensor(2.0, requires_grad=True)\ny = x * x + 3 * x\n")
+    assert (mul1, mul2, add) == ("MulBackward0", "MulBackward0", "AddBackward0")
+    assert line1 == line2 and len({at1, at2, at3}) == 3
+
+
+def test_a_loop_runs_the_same_instruction_again():
+    found = ops_of("x = ag.tensor(2.0, requires_grad=True)\ny = x\nfor _ in range(3):\n    y = y * 2\n")
+    assert len(found) == 3 and len(set(found)) == 1, found
