@@ -60,5 +60,5 @@ export function createCuller() {
     try { return fn(); } finally { for (const it of hidden) it.el.style.display = "none"; }
   }
 
-  return { setItems, update, pin, withAll };
+  return { setItems, update, pin, withAll, pinned: () => [...pinned] };
 }

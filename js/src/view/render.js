@@ -60,7 +60,7 @@ export function createGraphView(container, { onSelect = () => {}, onOpen = () =>
 
   let nodes = new Map(), edges = new Map(), layout = null, direction = "LR", outlined = [], labelled = false;
   const culler = createCuller();
-  let onPath = new Set(); // the nodes of the path the check panel lights (checkpanel.js)
+  let onPath = new Set(), focused = null; // the path the check panel lights (checkpanel.js); the node keys went to
 
   function setGraph(display, lay, dir, outlines = []) {
     layout = lay;
@@ -69,7 +69,7 @@ export function createGraphView(container, { onSelect = () => {}, onOpen = () =>
     direction = dir;
     nodes = new Map();
     edges = new Map();
-    labelled = false;
+    labelled = false; focused = null;
     edgeLayer.selectAll("*").remove();
     nodeLayer.selectAll("*").remove();
     overlay.selectAll("*").remove();
@@ -130,8 +130,8 @@ export function createGraphView(container, { onSelect = () => {}, onOpen = () =>
       updateNode(id, n, ds, extra);
     }
     for (const key of edgeKeys) updateEdge(key, edges.get(key), ds);
-    const current = nodes.get(ds.current);
-    culler.pin(current ? [current.cull] : []);
+    const current = nodes.get(ds.current); // kept in the render tree, with the node keyboard focus went to
+    culler.pin([current && current.cull, focused && focused.cull].filter(Boolean));
     if (flipped) showOutlines(outlined, ds.visible);
     if (ds.active.size || labelled) drawGradLabels(ds);
   }
@@ -287,7 +287,7 @@ export function createGraphView(container, { onSelect = () => {}, onOpen = () =>
 
   svg.on("click", () => onSelect(""));
   return {
-    svg: svg.node(), setGraph, update, fit, reveal, wholeInView, highlight, nodeElement: (id) => nodes.get(id)?.el || null,
+    svg: svg.node(), setGraph, update, fit, reveal, wholeInView, highlight, nodeElement: (id) => nodeElement(id),
     /** Runs `fn` with every box in the render tree (an export draws the whole graph). */
     whole: (fn) => culler.withAll(fn),
     destroy: () => { cancelAnimationFrame(glide); svg.on(".zoom", null); svg.remove(); minimap.destroy(); },
