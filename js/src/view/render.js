@@ -135,7 +135,6 @@ export function createGraphView(container, { onSelect = () => {}, onOpen = () =>
     if (flipped) showOutlines(outlined, ds.visible);
     if (ds.active.size || labelled) drawGradLabels(ds);
   }
-
   function updateNode(id, n, ds, extra) {
     const flags = ["ag-node"];
     if (!n.shown) flags.push("ag-hidden");
@@ -285,6 +284,7 @@ export function createGraphView(container, { onSelect = () => {}, onOpen = () =>
     for (const e of edges.values()) e.el.classList.toggle("ag-path", ids.has(e.src) && ids.has(e.dst));
   }
 
+  function nodeElement(id) { /* keyboard nav focuses it: a culled box comes back */ const n = nodes.get(id); if (n) { focused = n; culler.pin([n.cull, ...culler.pinned()]); } return n ? n.el : null; }
   svg.on("click", () => onSelect(""));
   return {
     svg: svg.node(), setGraph, update, fit, reveal, wholeInView, highlight, nodeElement: (id) => nodeElement(id),
