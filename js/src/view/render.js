@@ -284,7 +284,7 @@ export function createGraphView(container, { onSelect = () => {}, onOpen = () =>
     for (const e of edges.values()) e.el.classList.toggle("ag-path", ids.has(e.src) && ids.has(e.dst));
   }
 
-  function nodeElement(id) { /* keyboard nav focuses it: a culled box comes back */ const n = nodes.get(id); if (n) { focused = n; culler.pin([n.cull, ...culler.pinned()]); } return n ? n.el : null; }
+  function nodeElement(id) { const n = nodes.get(id); return n ? n.el : null; }
   svg.on("click", () => onSelect(""));
   return {
     svg: svg.node(), setGraph, update, fit, reveal, wholeInView, highlight, nodeElement: (id) => nodeElement(id),
