@@ -92,6 +92,12 @@ def table(r: dict) -> str:
         ("  of which the widget's handlers (median / max)",
          f"{r['step1k']['syncMs']:.1f} / {r['step1k']['maxSyncMs']:.1f} ms", "", None),
     ]
+    for st in r.get("stepByKey", []):
+        budget = 33 if st["nodes"] < 5000 else 50
+        for way in ("back", "forward"):
+            p50, p90 = st[way]["p50"], st[way]["p90"]
+            rows.append((f"one step {way} by key ({st['nodes']:,} nodes), to next frame p50 / p90",
+                         f"{p50:.1f} / {p90:.1f} ms", f"<= {budget} ms", p90 <= budget))
     fixtures = [p for p in r["payload"] if not p["name"].startswith("synthetic")]
     if fixtures:
         total_bytes = sum(p["perNode"] * p["nodes"] for p in fixtures)

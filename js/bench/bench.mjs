@@ -68,6 +68,30 @@ async function stepWhilePlaying(trace, count = 30) {
   return { syncMs: median(sync), paintMs: median(paint), maxSyncMs: Math.max(...sync), p90Ms: [...paint].sort((a, b) => a - b)[Math.floor(paint.length * 0.9)] };
 }
 
+// One step by key, as a person presses ← or → on the focused widget: from the keydown
+// to the frame after it (the step's own work, style, layout and paint), p50 and p90, at
+// the end of the backward pass (30 steps back, then 30 forward).
+async function stepByKey(trace, count = 30) {
+  const w = mount(trace, { step: trace.events.length - 2 });
+  await painted();
+  const root = w.el.querySelector(".ag-graph");
+  const out = {};
+  for (const key of ["ArrowLeft", "ArrowRight"]) {
+    const times = [];
+    for (let k = 0; k < count; k++) {
+      const t0 = performance.now();
+      root.dispatchEvent(new KeyboardEvent("keydown", { key, bubbles: true, cancelable: true }));
+      await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
+      times.push(performance.now() - t0);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    times.sort((a, b) => a - b);
+    out[key === "ArrowLeft" ? "back" : "forward"] = { p50: times[Math.floor(count / 2)], p90: times[Math.floor(count * 0.9)] };
+  }
+  w.stop();
+  return { nodes: trace.nodes.length, ...out };
+}
+
 const bytesPerNode = (doc) => new TextEncoder().encode(JSON.stringify(doc)).length / Math.max(1, doc.nodes.length);
 
 export async function runAll(fixtureUrls = []) {
@@ -79,6 +103,8 @@ export async function runAll(fixtureUrls = []) {
   r.paint5kCollapsed = await firstPaint(t5k, { max_nodes: 300 });
   r.paint5kFull = await firstPaint(t5k, {}, 1);
   r.step1k = await stepWhilePlaying(t1k);
+  r.stepByKey = [];
+  for (const size of [200, 1000, 10000]) r.stepByKey.push(await stepByKey(synthTrace({ blocks: blocksFor(size) })));
   const payload = [];
   for (const url of fixtureUrls) {
     const doc = await (await fetch(url)).json();

@@ -3,7 +3,8 @@
 // graph out again only when a trait marked redraws: "layout" in contract.json changes
 // (trace, collapse, constants, pass, max_nodes, direction); a step only recomputes the
 // timeline state and flips classes.
-import { stateAt, phaseSegments, passRange, stripLine } from "../model/timeline.js";
+import { phaseSegments, passRange, stripLine } from "../model/timeline.js";
+import { createCursor, displayChanges } from "../model/cursor.js";
 import { displayGraph, displayState } from "../model/collapse.js";
 import { layoutGraph } from "../model/layout.js";
 import { findOutlines } from "../model/outlines.js";
@@ -38,6 +39,9 @@ export function mountWidget(model, el, host) {
   el.appendChild(root);
   const expanded = new Set(); // scopes the learner opened that max_nodes had closed
   let display = null, layout = null, layoutKey = "", passMarks = null, index = null, segments = [], passes = [];
+  // A step moves the cursor one event and redraws what that event changed (cursor.js);
+  // drawn: what the last full redraw used, so a change of those redraws everything.
+  let cursor = null, state = null, drawn = null;
 
   const controls = createControls(root, { onAction: act });
   const strip = createCodeStrip(root);
@@ -52,7 +56,7 @@ export function mountWidget(model, el, host) {
     onLearnerMove: () => camera.learnerMoved() });
   const nav = createKeyboardNav(graph, { onOpen: (id) => set({ selected: id }), onLeave: () => root.focus() });
   const announcer = createAnnouncer(root);
-  const camera = createCamera(graph, canvas, () => display && viewpoint(index, stateAt(index, get("step")), display),
+  const camera = createCamera(graph, canvas, () => display && state && viewpoint(index, state, display),
     { whole: !!model.get("fit_whole") }); // a page's model sets fit_whole (app/page.js)
   const checks = createCheckPanel({ model, highlight: (ids) => graph.highlight(ids) });
   const inspector = createInspector(main, { onOpen: toggleScope, checks });
@@ -85,6 +89,7 @@ export function mountWidget(model, el, host) {
     const outlines = findOutlines(index, display);
     layout = layoutGraph(display, { direction, outlines });
     graph.setGraph(display, layout, direction, outlines);
+    drawn = null;
     nav.setGraph(display, layout, direction);
     passMarks = options.passIndex >= 0 ? comparePasses(index, options.passIndex) : null;
     segments = phaseSegments(index);
@@ -96,14 +101,15 @@ export function mountWidget(model, el, host) {
   function refresh() {
     if (host.getIndex() !== index) { relayout(); return; }
     if (!problem.hidden) return;
-    const state = stateAt(index, get("step"));
+    if (!cursor || cursor.index !== index) { cursor = Object.assign(createCursor(index), { index }); drawn = null; }
+    state = cursor.moveTo(get("step"));
     const ds = displayState(display, state);
     const selected = get("selected");
     legend.update(state.phase, get("direction") === "TB" ? "TB" : "LR");
     predict.show(index, state.step, !!get("predict"));
     graph.update(ds, { selected, added: passMarks && passMarks.added,
       unused: passMarks && new Set(passMarks.unused.map((id) => display.groupOf.get(id))),
-      errorType: state.error ? state.error.type : "" });
+      errorType: state.error ? state.error.type : "" }, onlyChanged(state.changed, selected));
     camera.followStep(state.step, viewpoint(index, state, display));
     nav.update(index, ds, state);
     announcer.say(stepSentence(index, state, { hideGradients: !!get("predict") }), { playing: !!get("playing") });
@@ -119,6 +125,15 @@ export function mountWidget(model, el, host) {
     panel.show(index, state, { defer: !!get("playing"), live: !!get("live") });
     camera.aroundInspector(selected, ds.current, () => inspector.show(selected, index, state, display));
     root.title = passMarks ? passMarks.text : "";
+  }
+
+  // What this refresh must redraw: the step's changes and a selection that moved, or
+  // everything after a layout, a jump or a change of pass marks.
+  function onlyChanged(changed, selected) {
+    const only = drawn && drawn.display === display && drawn.passMarks === passMarks ? displayChanges(display, changed) : null;
+    if (only && selected !== drawn.selected) for (const id of [selected, drawn.selected]) if (id) only.nodes.add(id);
+    drawn = { display, passMarks, selected };
+    return only;
   }
 
   function toggleScope(id) {
@@ -147,8 +162,8 @@ export function mountWidget(model, el, host) {
         set({ pass_index: value, step: max, selected: "", playing: false });
         break;
       }
-      case "export-svg": exportSVG(graph.svg, layout, host.getIndex().doc.title); break;
-      case "export-png": exportPNG(graph.svg, layout, host.getIndex().doc.title).catch(() => {}); break;
+      case "export-svg": graph.whole(() => exportSVG(graph.svg, layout, host.getIndex().doc.title)); break;
+      case "export-png": graph.whole(() => exportPNG(graph.svg, layout, host.getIndex().doc.title)).catch(() => {}); break;
       default: break;
     }
   }
@@ -181,6 +196,7 @@ export function mountWidget(model, el, host) {
     nav.destroy();
     announcer.destroy();
     graph.destroy();
+    controls.destroy();
     panel.destroy();
     checks.destroy();
     root.remove();

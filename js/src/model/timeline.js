@@ -144,7 +144,7 @@ export function stateAt(index, step) {
 // After a pass's backward, what it never reached: ops it did not step, tensors that
 // require grad yet got no gradient (a branch the loss does not depend on). Constants
 // are drawn as constants already.
-function deadBranches(index, pass, visible, stepped, arrived, grads) {
+export function deadBranches(index, pass, visible, stepped, arrived, grads) {
   const dead = new Set();
   for (const id of visible) {
     const node = index.nodes.get(id);
@@ -157,7 +157,7 @@ function deadBranches(index, pass, visible, stepped, arrived, grads) {
 
 // Edges that carry the current event's gradient: the op's output edge (the
 // gradient arriving) and its input edges (the products sent back).
-function activeEdges(index, event) {
+export function activeEdges(index, event) {
   const active = new Map();
   if (!event || event.type !== "backward_step") return active;
   for (const out of index.outputs.get(event.node) || []) active.set(out.key, { dir: "in", grad: event.grad_output });

@@ -31,7 +31,12 @@ export function createControls(container, { onAction }) {
   const scrub = el("div", { class: "ag-scrub" });
   const strip = el("div", { class: "ag-phases", "aria-hidden": "true" });
   const scrubber = el("input", { type: "range", class: "ag-scrubber", min: "0", max: "0", step: "1", value: "0", "aria-label": "event" });
-  scrubber.addEventListener("input", () => onAction("goto", Number(scrubber.value)));
+  // Dragged across a whole pass, the scrubber fires more inputs than frames: the first
+  // goes at once, the rest wait for the next animation frame and only the last counts.
+  let frame = 0, queued = null;
+  const go = (v) => { onAction("goto", v); frame = requestAnimationFrame(flush); };
+  const flush = () => { frame = 0; if (queued !== null) { const v = queued; queued = null; go(v); } };
+  scrubber.addEventListener("input", () => { if (frame) queued = Number(scrubber.value); else go(Number(scrubber.value)); });
   scrub.append(strip, scrubber);
 
   const view = el("div", { class: "ag-view" });
@@ -76,7 +81,7 @@ export function createControls(container, { onAction }) {
     pass.value = String(s.passIndex);
   }
 
-  return { element: bar, update, destroy: () => bar.remove() };
+  return { element: bar, update, destroy: () => { cancelAnimationFrame(frame); bar.remove(); } };
 }
 
 // Coloured runs under the scrubber: forward, backward, error; a tick at each pass start.

@@ -12,6 +12,8 @@ import { drawTensor, updateGrad } from "./nodedraw.js";
 import { gradState } from "../model/nodecontent.js";
 import { backwardArrow, placeEdgeLabel } from "../model/edgelabels.js";
 import { drawOutlines, showOutlines } from "./outlinedraw.js";
+import { createCuller } from "./cull.js";
+import { boxesFrame, wholeGraphFrame } from "../model/framing.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 const LOD_SCALE = 0.4;
@@ -41,6 +43,7 @@ export function createGraphView(container, { onSelect = () => {}, onOpen = () =>
   const zoomer = zoom().scaleExtent([0.01, 4]).on("zoom", (ev) => {
     viewport.attr("transform", ev.transform);
     minimap.update(ev.transform, svg.node().clientWidth, svg.node().clientHeight);
+    culler.update(ev.transform, svg.node().clientWidth, svg.node().clientHeight);
     const low = ev.transform.k < LOD_SCALE;
     if (low !== lod) { lod = low; svg.classed("ag-lod", low); }
   });
@@ -58,8 +61,9 @@ export function createGraphView(container, { onSelect = () => {}, onOpen = () =>
     onLearnerMove();
   } });
 
-  let nodes = new Map(), edges = new Map(), layout = null, direction = "LR", outlined = [];
-  let onPath = new Set(); // the nodes of the path the check panel lights (checkpanel.js)
+  let nodes = new Map(), edges = new Map(), layout = null, direction = "LR", outlined = [], labelled = false;
+  const culler = createCuller();
+  let onPath = new Set(); // the path the check panel lights (checkpanel.js)
 
   function setGraph(display, lay, dir, outlines = []) {
     layout = lay;
@@ -68,6 +72,7 @@ export function createGraphView(container, { onSelect = () => {}, onOpen = () =>
     direction = dir;
     nodes = new Map();
     edges = new Map();
+    labelled = false;
     edgeLayer.selectAll("*").remove();
     nodeLayer.selectAll("*").remove();
     overlay.selectAll("*").remove();
@@ -83,6 +88,13 @@ export function createGraphView(container, { onSelect = () => {}, onOpen = () =>
       edges.set(key, { el: path, src: e.src, dst: e.dst, points: e.points, cls: "" });
     }
     for (const d of display.nodes) nFrag.appendChild(buildNode(d, lay.nodes.get(d.id), nodes));
+    for (const [key, e] of edges) for (const end of [e.src, e.dst]) if (nodes.has(end)) nodes.get(end).edgeKeys.push(key);
+    const boxItem = (n) => (n.cull = { el: n.el, x0: n.box.x - n.box.width / 2, x1: n.box.x + n.box.width / 2,
+      y0: n.box.y - n.box.height / 2 - 20, y1: n.box.y + n.box.height / 2 });
+    const edgeItem = (e) => (e.cull = { el: e.el, x0: Math.min(...e.points.map((q) => q[0])), x1: Math.max(...e.points.map((q) => q[0])),
+      y0: Math.min(...e.points.map((q) => q[1])), y1: Math.max(...e.points.map((q) => q[1])) });
+    culler.setItems([...[...nodes.values()].map(boxItem), ...[...edges.values()].map(edgeItem)], nodes.size);
+    culler.update(transformOf(svg.node()), svg.node().clientWidth, svg.node().clientHeight);
     edgeLayer.node().appendChild(eFrag);
     nodeLayer.node().appendChild(nFrag);
   }
@@ -101,48 +113,63 @@ export function createGraphView(container, { onSelect = () => {}, onOpen = () =>
     if (d.content) badge = drawTensor(g.node(), d, box);
     else g.append("text").attr("class", "ag-label").attr("dy", "0.35em").text(d.text);
     if (d.kind !== "scope") note = g.append("text").attr("class", "ag-note").attr("y", -box.height / 2 - 6).node();
-    registry.set(d.id, { el: g.node(), box, badge, leaf: !!(d.content && d.content.leaf), note, text: d.text, cls: "", noteText: "" });
+    registry.set(d.id, { el: g.node(), box, badge, leaf: !!(d.content && d.content.leaf), note, text: d.text, cls: "", noteText: "", shown: null, edgeKeys: [] });
     return g.node();
   }
 
   /** ds: displayState(); extra: {selected, added: Set, unused: Set, errorType}. The
-   * error's message goes in the step panel (.ag-error), only its type on the node. */
-  function update(ds, extra = {}) {
-    for (const [id, n] of nodes) {
-      const visible = ds.visible.has(id);
-      const flags = ["ag-node"];
-      if (!visible) flags.push("ag-hidden");
-      if (ds.current === id) flags.push("ag-current");
-      if (extra.selected === id) flags.push("ag-selected");
-      if (ds.stepped.has(id)) flags.push("ag-stepped");
-      if (ds.error === id) flags.push("ag-error-node");
-      if (ds.nonfinite.has(id)) flags.push("ag-nonfinite");
-      if (ds.gradNone.has(id)) flags.push("ag-grad-none");
-      if (ds.dead && ds.dead.has(id)) flags.push("ag-dead");
-      if (extra.added && extra.added.has(id)) flags.push("ag-pass-added");
-      if (extra.unused && extra.unused.has(id)) flags.push("ag-pass-unused");
-      if (onPath.has(id)) flags.push("ag-path");
-      setClass(n, flags.join(" "));
-      const note = ds.error === id ? (extra.errorType || "error") : ds.gradNone.has(id) ? "grad is None"
-        : extra.unused && extra.unused.has(id) ? "unused in this pass" : ds.nonfinite.has(id) ? "nan/inf" : "";
-      if (n.note && note !== n.noteText) { n.note.textContent = note; n.noteText = note; }
-      if (n.badge) updateGrad(n.badge, gradState(ds, id, n.leaf));
+   * error's message goes in the step panel (.ag-error), only its type on the node.
+   * only: {nodes, edges} (display ids and keys) when just those may have changed (a
+   * step: cursor.js), so a step costs what it changes; null redraws everything. */
+  function update(ds, extra = {}, only = null) {
+    let flipped = !only;
+    const edgeKeys = only ? new Set(only.edges) : edges.keys();
+    for (const id of only ? only.nodes : nodes.keys()) {
+      const n = nodes.get(id);
+      if (!n) continue;
+      const shown = ds.visible.has(id);
+      if (only && shown !== n.shown) { flipped = true; for (const key of n.edgeKeys) edgeKeys.add(key); }
+      n.shown = shown;
+      updateNode(id, n, ds, extra);
     }
-    for (const [key, e] of edges) {
-      const on = ds.visible.has(e.src) && ds.visible.has(e.dst);
-      const active = ds.active.get(key);
-      const cls = `ag-edge${on ? "" : " ag-hidden"}${ds.lit.has(key) ? " ag-lit" : ""}${active ? ` ag-active ag-active-${active.dir}` : ""}${onPath.has(e.src) && onPath.has(e.dst) ? " ag-path" : ""}`;
-      if (cls !== e.cls) {
-        e.cls = cls;
-        e.el.setAttribute("class", cls);
-        e.el.setAttribute("marker-end", ds.lit.has(key) || active ? "url(#ag-arrow-lit)" : "url(#ag-arrow)");
-        // the edge being walked also points back, the way its gradient goes
-        if (active) e.el.setAttribute("marker-start", "url(#ag-arrow-back)");
-        else e.el.removeAttribute("marker-start");
-      }
-    }
-    showOutlines(outlined, ds.visible);
-    drawGradLabels(ds);
+    for (const key of edgeKeys) updateEdge(key, edges.get(key), ds);
+    const current = nodes.get(ds.current); // kept in the render tree
+    culler.pin(current ? [current.cull] : []);
+    if (flipped) showOutlines(outlined, ds.visible);
+    if (ds.active.size || labelled) drawGradLabels(ds);
+  }
+  function updateNode(id, n, ds, extra) {
+    const flags = ["ag-node"];
+    if (!n.shown) flags.push("ag-hidden");
+    if (ds.current === id) flags.push("ag-current");
+    if (extra.selected === id) flags.push("ag-selected");
+    if (ds.stepped.has(id)) flags.push("ag-stepped");
+    if (ds.error === id) flags.push("ag-error-node");
+    if (ds.nonfinite.has(id)) flags.push("ag-nonfinite");
+    if (ds.gradNone.has(id)) flags.push("ag-grad-none");
+    if (ds.dead && ds.dead.has(id)) flags.push("ag-dead");
+    if (extra.added && extra.added.has(id)) flags.push("ag-pass-added");
+    if (extra.unused && extra.unused.has(id)) flags.push("ag-pass-unused");
+    if (onPath.has(id)) flags.push("ag-path");
+    setClass(n, flags.join(" "));
+    const note = ds.error === id ? (extra.errorType || "error") : ds.gradNone.has(id) ? "grad is None"
+      : extra.unused && extra.unused.has(id) ? "unused in this pass" : ds.nonfinite.has(id) ? "nan/inf" : "";
+    if (n.note && note !== n.noteText) { n.note.textContent = note; n.noteText = note; }
+    if (n.badge) updateGrad(n.badge, gradState(ds, id, n.leaf));
+  }
+
+  function updateEdge(key, e, ds) {
+    if (!e) return;
+    const on = ds.visible.has(e.src) && ds.visible.has(e.dst);
+    const active = ds.active.get(key);
+    const cls = `ag-edge${on ? "" : " ag-hidden"}${ds.lit.has(key) ? " ag-lit" : ""}${active ? ` ag-active ag-active-${active.dir}` : ""}${onPath.has(e.src) && onPath.has(e.dst) ? " ag-path" : ""}`;
+    if (cls === e.cls) return;
+    e.cls = cls;
+    e.el.setAttribute("class", cls);
+    e.el.setAttribute("marker-end", ds.lit.has(key) || active ? "url(#ag-arrow-lit)" : "url(#ag-arrow)");
+    // the edge being walked also points back, the way its gradient goes
+    if (active) e.el.setAttribute("marker-start", "url(#ag-arrow-back)");
+    else e.el.removeAttribute("marker-start");
   }
 
   // The gradient on each active edge, beside its middle, with an arrow against the
@@ -150,6 +177,7 @@ export function createGraphView(container, { onSelect = () => {}, onOpen = () =>
   // Placed clear of every node box (edgelabels.js). Few per step: redrawn each time.
   function drawGradLabels(ds) {
     overlay.selectAll("*").remove();
+    labelled = ds.active.size > 0;
     const boxes = [...nodes.values()].filter((n) => ds.visible.has(n.el.getAttribute("data-id"))).map((n) => n.box);
     const placed = [];
     for (const [key, a] of ds.active) {
@@ -167,25 +195,12 @@ export function createGraphView(container, { onSelect = () => {}, onOpen = () =>
     if (cls !== n.cls) { n.cls = cls; n.el.setAttribute("class", cls); }
   }
 
-  /** Zoom to show the whole graph (at most 1.5x, centred). With minScale, never
-   * zoom out further than that: a big graph then opens readable at its start (or
-   * at node `focus`), and the learner pans or presses "fit" for the whole. */
+  /** Zoom to show the whole graph, or with minScale its start readable (framing.js). */
   function fit({ minScale = 0, focus = null } = {}) {
     if (!layout) return;
-    const el = svg.node();
-    const w = el.clientWidth || 800, h = el.clientHeight || 400, pad = 24;
-    const W = Math.max(1, layout.width), H = Math.max(1, layout.height);
-    const whole = Math.min(1.5, (w - 2 * pad) / W, (h - 2 * pad) / H);
-    if (whole >= minScale) {
-      glideTo(zoomIdentity.translate((w - W * whole) / 2, (h - H * whole) / 2).scale(whole), 0);
-      return;
-    }
-    const k = minScale, n = focus && nodes.get(focus);
-    const lr = direction === "LR";
-    // Start of the flow on the main axis, centre on the cross axis (or the focus node).
-    const x = n ? w / 2 - n.box.x * k : lr ? pad : (w - W * k) / 2;
-    const y = n ? h / 2 - n.box.y * k : lr ? (h - H * k) / 2 : pad;
-    glideTo(zoomIdentity.translate(x, y).scale(k), 0);
+    const el = svg.node(), n = focus && nodes.get(focus);
+    const f = wholeGraphFrame(layout, el.clientWidth || 800, el.clientHeight || 400, direction, { minScale, focusBox: n && n.box });
+    glideTo(zoomIdentity.translate(f.x, f.y).scale(f.k), 0);
   }
 
   /** Bring node `id` into view at a readable zoom: when any part of its box is
@@ -221,12 +236,8 @@ export function createGraphView(container, { onSelect = () => {}, onOpen = () =>
   function fitNodes(ids, { jump = false } = {}) {
     const boxes = ids.map((id) => nodes.get(id)).filter(Boolean).map((n) => n.box);
     if (!boxes.length) return;
-    const el = svg.node(), w = el.clientWidth || 800, h = el.clientHeight || 400, pad = 24;
-    const left = Math.min(...boxes.map((b) => b.x - b.width / 2)), right = Math.max(...boxes.map((b) => b.x + b.width / 2));
-    const top = Math.min(...boxes.map((b) => b.y - b.height / 2 - 16)), bottom = Math.max(...boxes.map((b) => b.y + b.height / 2));
-    const k = Math.min(1.5, (w - 2 * pad) / Math.max(1, right - left), (h - 2 * pad) / Math.max(1, bottom - top));
-    glideTo(zoomIdentity.translate(w / 2 - ((left + right) / 2) * k, h / 2 - ((top + bottom) / 2) * k).scale(k),
-      jump || reducedMotion() ? 0 : GLIDE_MS);
+    const el = svg.node(), f = boxesFrame(boxes, el.clientWidth || 800, el.clientHeight || 400);
+    glideTo(zoomIdentity.translate(f.x, f.y).scale(f.k), jump || reducedMotion() ? 0 : GLIDE_MS);
   }
 
   /** Whether the whole graph is on screen (judged where a glide is going). */
@@ -272,10 +283,12 @@ export function createGraphView(container, { onSelect = () => {}, onOpen = () =>
     for (const e of edges.values()) e.el.classList.toggle("ag-path", ids.has(e.src) && ids.has(e.dst));
   }
 
+  function nodeElement(id) { const n = nodes.get(id); return n ? n.el : null; }
   svg.on("click", () => onSelect(""));
   return {
-    svg: svg.node(), setGraph, update, fit, fitNodes, reveal, wholeInView, highlight,
-    nodeElement: (id) => nodes.get(id)?.el || null,
+    svg: svg.node(), setGraph, update, fit, fitNodes, reveal, wholeInView, highlight, nodeElement,
+    /** Runs `fn` with every box in the render tree (an export draws the whole graph). */
+    whole: (fn) => culler.withAll(fn),
     destroy: () => { cancelAnimationFrame(glide); svg.on(".zoom", null); svg.remove(); minimap.destroy(); },
   };
 }
