@@ -9,7 +9,7 @@ import { createMinimap } from "./minimap.js";
 import { edgePath } from "../model/layout.js";
 import { edgeGradText } from "../model/format.js";
 import { drawTensor, updateGrad } from "./nodedraw.js";
-import { gradState } from "../model/nodecontent.js";
+import { gradState, valueView } from "../model/nodecontent.js";
 import { backwardArrow, placeEdgeLabel } from "../model/edgelabels.js";
 import { drawOutlines, showOutlines } from "./outlinedraw.js";
 
@@ -99,7 +99,9 @@ export function createGraphView(container, { onSelect = () => {}, onOpen = () =>
     if (d.content) badge = drawTensor(g.node(), d, box);
     else g.append("text").attr("class", "ag-label").attr("dy", "0.35em").text(d.text);
     if (d.kind !== "scope") note = g.append("text").attr("class", "ag-note").attr("y", -box.height / 2 - 6).node();
-    registry.set(d.id, { el: g.node(), box, badge, leaf: !!(d.content && d.content.leaf), note, text: d.text, cls: "", noteText: "" });
+    const value = g.node().querySelector(".ag-title .ag-value"); // a scalar's ` = 2`: the optimizer moves it
+    registry.set(d.id, { el: g.node(), box, badge, leaf: !!(d.content && d.content.leaf), note, text: d.text, cls: "", noteText: "",
+      value, valueText: value && value.textContent });
     return g.node();
   }
 
@@ -125,6 +127,7 @@ export function createGraphView(container, { onSelect = () => {}, onOpen = () =>
         : extra.unused && extra.unused.has(id) ? "unused in this pass" : ds.nonfinite.has(id) ? "nan/inf" : "";
       if (n.note && note !== n.noteText) { n.note.textContent = note; n.noteText = note; }
       if (n.badge) updateGrad(n.badge, gradState(ds, id, n.leaf));
+      if (n.value) showUpdated(n, ds.updated && ds.updated.get(id));
     }
     for (const [key, e] of edges) {
       const on = ds.visible.has(e.src) && ds.visible.has(e.dst);
@@ -141,6 +144,13 @@ export function createGraphView(container, { onSelect = () => {}, onOpen = () =>
     }
     showOutlines(outlined, ds.visible);
     drawGradLabels(ds);
+  }
+
+  // A scalar parameter's value as the optimizer left it by this step (timeline.js's `updated`).
+  function showUpdated(n, summary) {
+    const view = summary && valueView(summary);
+    const text = view && view.kind === "scalar" ? ` = ${view.text}` : n.valueText;
+    if (n.value.textContent !== text) n.value.textContent = text;
   }
 
   // The gradient on each active edge, beside its middle, with an arrow against the
