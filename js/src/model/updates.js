@@ -64,7 +64,7 @@ export function updateLines(index, event) {
 
 /** The caption of an update or grads_cleared event. */
 export function updateCaption(index, event) {
-  if (event.type === "grads_cleared") return updateLines(index, event)[0];
+  if (event.type === "grads_cleared") return "zero_grad(): the gradients are cleared, ready for the next pass";
   const name = nodeName(index.nodes.get(event.node));
   return `update (${event.optimizer}.step): ${name} ${shown(event.values.old)} → ${shown(event.values.new)}`;
 }
