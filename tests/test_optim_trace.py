@@ -140,3 +140,28 @@ def test_a_nested_trace_passes_the_update_on_and_no_trace_records_nothing():
     opt.step()
     opt.zero_grad()
     assert w.tolist() == [-0.5 - 0.5 * (0.5 * 3 + 6)] and w.grad is None  # buffer 0.5 * 3 + accumulated 6
+
+
+@pytest.mark.gpu
+@pytest.mark.skipif(not ag.cuda.is_available(), reason="needs an NVIDIA GPU with CuPy")
+@pytest.mark.parametrize("make", [lambda p: ag.optim.SGD(p, lr=0.1, momentum=0.9), lambda p: ag.optim.Adam(p, lr=0.1)])
+def test_updates_on_the_gpu_are_the_cpus_numbers(make):
+    def run(device):
+        w = ag.nn.Parameter(ag.tensor([[0.5, -1.0], [2.0, 0.25]], device=device))
+        b = ag.nn.Parameter(ag.tensor(0.3, device=device))  # 0-d: its gradient is a scalar
+        opt = make([w, b])
+        with ag.trace() as tr:
+            for _ in range(2):
+                ((w * w).sum() * b + b).backward()
+                opt.step()
+                opt.zero_grad()
+        return [e for e in tr.to_dict()["events"] if e["type"] == "update"], w.detach().cpu().numpy()
+
+    on_gpu, w_gpu = run("cuda")
+    on_cpu, _ = run("cpu")
+    assert len(on_gpu) == len(on_cpu) == 4
+    for gpu, cpu in zip(on_gpu, on_cpu):
+        assert gpu["values"].keys() == cpu["values"].keys()
+        for key in cpu["values"]:
+            numpy.testing.assert_allclose(_values(gpu["values"][key]), _values(cpu["values"][key]), rtol=1e-5)
+    numpy.testing.assert_array_equal(_values(on_gpu[2]["values"]["new"]), w_gpu)
