@@ -57,7 +57,7 @@ def test_a_traced_conv_step_carries_channel_maps_of_pytorchs_numbers():
         conv(images).relu().sum().backward()
     document = traced.to_dict()
     schema.validate(document)
-    assert document["version"] == "1.4"
+    assert document["version"] == "1.5"
     expected = torch.nn.functional.conv2d(torch.tensor(images.numpy()), torch.tensor(conv.weight.detach().numpy()),
                                           torch.tensor(conv.bias.detach().numpy()), padding=1)[0].numpy()
     (made,) = [n for n in document["nodes"] if n.get("shape") == [2, 4, 8, 8] and n["kind"] == "tensor"][:1]

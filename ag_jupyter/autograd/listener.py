@@ -24,7 +24,7 @@ a new engine event is one name in ``EVENTS``.
 from __future__ import annotations
 
 EVENTS = ("on_leaf", "on_op", "on_op_error", "on_backward_begin", "on_backward_step", "on_accumulate",
-          "on_backward_end", "on_module_enter", "on_module_exit", "on_read")
+          "on_backward_end", "on_module_enter", "on_module_exit", "on_read", "on_update", "on_grads_cleared")
 
 
 def _passed_on(event: str):

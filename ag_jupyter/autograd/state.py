@@ -16,7 +16,10 @@ everything on to the listener it replaced). The callbacks:
 - ``on_module_enter(path, module)`` / ``on_module_exit(path, module)``: an
   ``nn.Module`` forward starts and ends (``path`` is its dotted name);
 - ``on_read(tensor)``: Python read a tensor's value (``item()``, ``bool()``, ``tolist()``), so
-  code after it may have branched on it (a replay of the graph cannot take the other branch).
+  code after it may have branched on it (a replay of the graph cannot take the other branch);
+- ``on_update(param, update)``: an optimizer's ``step()`` changed ``param``; ``update`` is a
+  dict of the optimizer's own numbers (``optim/optimizer.py``'s ``report_update``);
+- ``on_grads_cleared(params, set_to_none)``: ``zero_grad()`` forgot these parameters' gradients.
 """
 grad_enabled = True
 listener = None

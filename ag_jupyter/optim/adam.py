@@ -3,8 +3,17 @@ from __future__ import annotations
 
 import numpy
 
+from ..autograd import state as autograd_state
 from ..backend import array_module
-from .optimizer import Optimizer, filled_state_tensor, implementation_options, lerp_into, new_state_tensor, updated
+from .optimizer import (
+    Optimizer,
+    filled_state_tensor,
+    implementation_options,
+    lerp_into,
+    new_state_tensor,
+    report_update,
+    updated,
+)
 
 
 class Adam(Optimizer):
@@ -54,8 +63,10 @@ class Adam(Optimizer):
         lr, (beta1, beta2), eps = group["lr"], group["betas"], group["eps"]
         amsgrad, weight_decay = group["amsgrad"], group["weight_decay"]
         decoupled = group.get("decoupled_weight_decay", False)
+        listener = autograd_state.listener  # a trace that steps the update, or None: one check per group
         for param, grad in self._gradients(group, decay_into_gradient=not decoupled):
             state = self.state.get(param) or self._init_state(param)
+            old = param._data.copy() if listener is not None else None
             state["step"]._data += 1
             if decoupled and weight_decay != 0:
                 param._data *= 1 - lr * weight_decay
@@ -78,6 +89,12 @@ class Adam(Optimizer):
             denom = xp.sqrt(second) / bias_correction2_sqrt + eps
             param._data += (-(lr / bias_correction1)) * exp_avg / denom
             updated(param)
+            if listener is not None:
+                report_update(listener, type(self).__name__, param, old, lr, grad,
+                              exp_avg / bias_correction1 / denom, exp_avg=exp_avg, exp_avg_sq=second, step=step,
+                              betas=[beta1, beta2], eps=eps, bias_correction1=bias_correction1,
+                              bias_correction2=bias_correction2_sqrt ** 2, weight_decay=weight_decay,
+                              decoupled_weight_decay=bool(decoupled), amsgrad=bool(amsgrad))
 
 
 class AdamW(Adam):

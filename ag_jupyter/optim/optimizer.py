@@ -14,6 +14,7 @@ from collections import defaultdict
 
 import numpy
 
+from ..autograd import state as autograd_state
 from ..autograd import versions
 from ..autograd.grad_mode import enable_grad, no_grad
 from ..backend import array_module, move
@@ -70,6 +71,10 @@ class Optimizer:
 
     def zero_grad(self, set_to_none: bool = True) -> None:
         """Forget every parameter's gradient (``None``, or zeros with ``set_to_none=False``)."""
+        listener = autograd_state.listener
+        if listener is not None:  # a trace shows the gradients going
+            listener.on_grads_cleared([p for g in self.param_groups for p in g["params"] if p.grad is not None],
+                                      set_to_none)
         for group in self.param_groups:
             forget_grads(group["params"], set_to_none)
 
@@ -185,6 +190,15 @@ def implementation_options(optimizer: str, **options) -> dict:
             raise NotImplementedError(f"ag.optim.{optimizer}({name}=True): {what}, is not supported here; "
                                       f"leave {name}=False (the update's numbers are the same)")
     return options
+
+
+def report_update(listener, optimizer: str, param: Tensor, old, lr, grad, direction, **numbers) -> None:
+    """Tell a trace's ``listener`` what one parameter's update was, in the optimizer's own
+    numbers: ``new = old - lr * direction`` (after AdamW's ``old * (1 - lr * weight_decay)``),
+    ``grad`` the gradient as the update used it (after ``maximize`` and coupled weight decay),
+    ``numbers`` the state and settings the rule read (arrays are summarized at once)."""
+    listener.on_update(param, dict(numbers, optimizer=optimizer, old=old, lr=lr, grad=grad, direction=direction,
+                                   new=param._data))
 
 
 def updated(param: Tensor) -> None:

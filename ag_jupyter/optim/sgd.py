@@ -4,7 +4,8 @@ from __future__ import annotations
 import numpy
 
 from .. import gpu_kernels
-from .optimizer import Optimizer, implementation_options, new_state_tensor, updated
+from ..autograd import state as autograd_state
+from .optimizer import Optimizer, implementation_options, new_state_tensor, report_update, updated
 
 
 class SGD(Optimizer):
@@ -38,7 +39,10 @@ class SGD(Optimizer):
 
     def _update_group(self, group: dict) -> None:
         lr, momentum, dampening, nesterov = group["lr"], group["momentum"], group["dampening"], group["nesterov"]
+        listener = autograd_state.listener  # a trace that steps the update, or None: one check per group
         for param, grad in self._gradients(group):
+            if listener is not None:
+                old, gradient = param._data.copy(), grad
             if momentum != 0:
                 state = self.state.setdefault(param, {})
                 buffer = state.get("momentum_buffer")
@@ -55,3 +59,7 @@ class SGD(Optimizer):
             else:
                 param._data -= lr * grad
             updated(param)
+            if listener is not None:
+                report_update(listener, type(self).__name__, param, old, lr, gradient, grad, momentum=momentum,
+                              dampening=dampening, nesterov=nesterov, weight_decay=group["weight_decay"],
+                              momentum_buffer=buffer._data if momentum != 0 else None)

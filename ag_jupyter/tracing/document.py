@@ -23,8 +23,8 @@ from .summary import to_json
 from .summary_batch import finish_all
 
 # 1.1: expr on tensors, local and total on grad_inputs; 1.2: preview codes name infinities (top);
-# 1.3: channels on 4-D summaries; 1.4: offset on lines
-VERSION = "1.4"
+# 1.3: channels on 4-D summaries; 1.4: offset on lines; 1.5: update and grads_cleared events
+VERSION = "1.5"
 
 
 def _referenced(records) -> set:
@@ -39,6 +39,7 @@ def _referenced(records) -> set:
         if "node" in event:
             seen.add(event["node"])
         seen.update(event.get("roots", ()))
+        seen.update(event.get("nodes", ()))
         for grad in event.get("grad_inputs", ()):
             seen.add(grad["node"])
     for record in records.nodes:

@@ -26,6 +26,7 @@ from .records import Records
 from .source_lines import user_line
 from .summary import SummaryCache, device_name, dtype_name, nonfinite
 from .summary import record as summary_of
+from .updates import UpdateRecording
 from .walk import adopt
 
 _ref = weakref.ref
@@ -58,7 +59,7 @@ _SETTINGS: dict = {}  # op class -> its ``constants`` method, or None: most ops 
 _UNKNOWN = object()
 
 
-class Recorder(Journal, Records, Listener):
+class Recorder(Journal, Records, UpdateRecording, Listener):
     """Records what the engine does while it is the listener (or a child's parent)."""
 
     def __init__(self, title: str | None = None, exact_stats: bool = False):

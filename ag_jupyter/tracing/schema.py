@@ -47,7 +47,7 @@ def problems(document: dict) -> list:
     for index, event in enumerate(document["events"]):
         refs = [event.get("node")] + list(event.get("roots", ()))
         refs += [g["node"] for g in event.get("grad_inputs", ())]
-        refs += list(event.get("grad_none", ()))
+        refs += list(event.get("grad_none", ())) + list(event.get("nodes", ()))
         for ref in refs:
             if ref is not None and ref not in known:
                 found.append(f"event {index} ({event['type']}) points at missing node {ref}")

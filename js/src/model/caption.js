@@ -3,6 +3,7 @@
 // numbers with format.js: format <- arith <- caption, no circle.
 import { badgeText, nodeName, summaryText } from "./format.js";
 import { forwardArithmetic, leafArithmetic } from "./arith.js";
+import { isUpdateEvent, updateCaption } from "./updates.js";
 
 const LISTED = 6;
 
@@ -51,6 +52,7 @@ export function caption(index, state, { playing = false, live = false } = {}) {
 }
 
 function eventCaption(index, state, e) {
+  if (isUpdateEvent(e)) return updateCaption(index, e);
   const node = index.nodes.get(e.node);
   switch (e.type) {
     case "create":

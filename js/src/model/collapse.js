@@ -123,7 +123,8 @@ export function displayState(display, state) {
     received: mapKeys(state.received || new Map()), phase: state.phase,
     nonfinite: mapKeys(state.nonfinite), gradNone: mapSet(state.gradNone), stepped: mapSet(state.stepped),
     error: state.error ? g(state.error.node) : null,
-    dead: state.dead && state.dead.size ? allMembers(display, state.dead) : new Set() };
+    dead: state.dead && state.dead.size ? allMembers(display, state.dead) : new Set(),
+    updated: mapKeys(state.updated || new Map()) };
 }
 
 // The display nodes all of whose members are in `ids` (a module box is dead only whole).

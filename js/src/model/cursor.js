@@ -12,6 +12,7 @@ export function createCursor(index) {
   // The mutable part of the state; `journal[i]` undoes event i.
   const s = { visible: new Set(index.uncreated), grads: new Map(), arrived: new Map(), received: new Map(),
     stepped: new Set(), lit: new Set(), nonfinite: new Map(), gradNone: new Set(),
+    updated: new Map(), // a parameter's value as the optimizer left it (kept across passes, as stateAt does)
     error: null, phase: "start", pass: 0 };
   let step = 0, journal = [], derived = null;
   let touched = { nodes: new Set(), edges: new Set(), all: false };
@@ -86,6 +87,17 @@ export function createCursor(index) {
         replaceGradNone(new Set(event.grad_none || []));
         for (const id of s.gradNone) mapDelete(s.grads, id);
         break;
+      case "update":
+        field("phase", "update");
+        if (event.values && event.values.new) mapSet(s.updated, event.node, event.values.new);
+        break;
+      case "grads_cleared":
+        field("phase", "update");
+        for (const id of event.nodes || []) {
+          mapDelete(s.grads, id);
+          if (event.set_to_none) setAdd(s.gradNone, id, node);
+        }
+        break;
       case "error":
         field("phase", "error");
         field("error", { node: event.node || null, type: event.error_type, message: event.message,
@@ -105,7 +117,7 @@ export function createCursor(index) {
 
   function reset() {
     for (const set of [s.visible, s.stepped, s.lit, s.gradNone]) set.clear();
-    for (const map of [s.grads, s.arrived, s.received, s.nonfinite]) map.clear();
+    for (const map of [s.grads, s.arrived, s.received, s.nonfinite, s.updated]) map.clear();
     for (const id of index.uncreated) s.visible.add(id);
     Object.assign(s, { error: null, phase: "start", pass: 0, gradNone: new Set() });
     step = 0;
@@ -141,7 +153,8 @@ export function createCursor(index) {
     const dead = s.phase === "done" ? deadBranches(index, s.pass, s.visible, s.stepped, s.arrived, s.grads) : new Set();
     return { step, total, phase: s.phase, pass: s.pass, event, current: step > 0 ? eventNode(event) : null,
       visible: s.visible, grads: s.grads, arrived: s.arrived, received: s.received, stepped: s.stepped, lit: s.lit,
-      active: activeEdges(index, event), nonfinite: s.nonfinite, gradNone: s.gradNone, error: s.error, dead };
+      active: activeEdges(index, event), nonfinite: s.nonfinite, gradNone: s.gradNone, error: s.error, dead,
+      updated: s.updated };
   }
   derived = derive();
   return { moveTo, get step() { return step; } };

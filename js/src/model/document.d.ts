@@ -29,11 +29,15 @@ export interface TraceEdge { src: string; dst: string; arg: number }
 export interface GradInput { arg: number; node: string | null; grad: Summary | null; local?: number; total?: Summary }
 
 export interface TraceEvent {
-  type: "create" | "backward_begin" | "backward_step" | "accumulate" | "backward_end" | "error" | string;
+  type: "create" | "backward_begin" | "backward_step" | "accumulate" | "backward_end" | "error" | "update"
+    | "grads_cleared" | string;
   node?: string; pass?: number; roots?: string[];
   grad_output?: Summary | null; grad_inputs?: GradInput[]; formula?: string | null;
   grad?: Summary; retained?: boolean; completed?: boolean; grad_none?: string[];
   error_type?: string; message?: string; line?: SourceLine; op?: string; nonfinite_origin?: boolean;
+  // update (1.5): the optimizer's own numbers; grads_cleared: what zero_grad() forgot
+  optimizer?: string; values?: Record<string, Summary>; settings?: Record<string, number | boolean | number[]>;
+  nodes?: string[]; set_to_none?: boolean;
 }
 
 export interface TracePass {

@@ -83,6 +83,9 @@ export function stateAt(index, step) {
   // root's only source: nobody sends the root its 1).
   const received = new Map();
   const lit = new Set(), nonfinite = new Map();
+  // A parameter's value after the optimizer's updates so far (kept across passes: the next
+  // forward reads the updated weights).
+  const updated = new Map();
   let gradNone = new Set(), error = null, phase = "start", event = null, pass = 0;
   for (let i = 0; i < step; i++) {
     event = index.events[i];
@@ -125,6 +128,17 @@ export function stateAt(index, step) {
         gradNone = new Set(event.grad_none || []);
         for (const id of gradNone) grads.delete(id);
         break;
+      case "update":
+        phase = "update";
+        if (event.values && event.values.new) updated.set(event.node, event.values.new);
+        break;
+      case "grads_cleared":
+        phase = "update";
+        for (const id of event.nodes || []) {
+          grads.delete(id);
+          if (event.set_to_none) gradNone.add(id);
+        }
+        break;
       case "error":
         phase = "error";
         error = { node: event.node || null, type: event.error_type, message: event.message,
@@ -138,7 +152,7 @@ export function stateAt(index, step) {
   const dead = phase === "done" ? deadBranches(index, pass, visible, stepped, arrived, grads) : new Set();
   const active = activeEdges(index, step > 0 ? event : null);
   return { step, total, phase, pass, event: step > 0 ? event : null, current, visible, grads, arrived,
-    received, stepped, lit, active, nonfinite, gradNone, error, dead };
+    received, stepped, lit, active, nonfinite, gradNone, error, dead, updated };
 }
 
 // After a pass's backward, what it never reached: ops it did not step, tensors that
@@ -180,7 +194,8 @@ export function passRange(index, passIndex) {
 export function phaseSegments(index) {
   const segs = [];
   index.events.forEach((e, i) => {
-    const phase = e.type === "error" ? "error" : BACKWARD.has(e.type) || e.type === "backward_end" ? "backward" : "forward";
+    const phase = e.type === "error" ? "error" : BACKWARD.has(e.type) || e.type === "backward_end" ? "backward"
+      : e.type === "update" || e.type === "grads_cleared" ? "update" : "forward";
     const last = segs[segs.length - 1];
     if (last && last.phase === phase && last.pass === (e.pass || 0)) last.to = i + 1;
     else segs.push({ from: i, to: i + 1, phase, pass: e.pass || 0 });

@@ -1,7 +1,7 @@
 // A tensor box's insides, drawn from nodecontent.js's tensorContent(): its title
 // (`a = 2` for a scalar), the value grid or thumbnail with min/max, and the line
 // where its gradient appears. Everything goes in as text (textContent).
-import { CHAR, LINE, COL_GAP, THUMB_PX, colWidths } from "../model/nodecontent.js";
+import { CHAR, LINE, COL_GAP, THUMB_PX, colWidths, valueView } from "../model/nodecontent.js";
 import { badgeText, heatColor, nested, num } from "../model/format.js";
 
 const SVG = "http://www.w3.org/2000/svg";
@@ -101,4 +101,12 @@ function gridRows(s) {
   const n = nested(s);
   if (!Array.isArray(n)) return [[num(n)]];
   return Array.isArray(n[0]) ? n.map((row) => row.map(num)) : [n.map(num)];
+}
+
+/** A scalar parameter's title value (` = 2`) as the optimizer left it by this step
+ * (timeline.js's `updated`); its value as traced when no update has reached it. */
+export function showUpdatedValue(n, summary) {
+  const view = summary && valueView(summary);
+  const text = view && view.kind === "scalar" ? ` = ${view.text}` : n.valueText;
+  if (n.value.textContent !== text) n.value.textContent = text;
 }

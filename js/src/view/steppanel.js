@@ -5,6 +5,7 @@
 import katex from "katex";
 import { caption } from "../model/caption.js";
 import { stepLatex } from "../model/latex.js";
+import { updateLines } from "../model/updates.js";
 
 const DEFER_MS = 120;
 
@@ -43,6 +44,8 @@ export function createStepPanel(container) {
     } else {
       typeset(s);
     }
+    // the optimizer's update after backward: its rule with the numbers, as plain lines
+    for (const line of updateLines(index, state.event)) math.appendChild(plain(line, "ag-update"));
     if (state.error) {
       error.hidden = false;
       error.textContent = `${state.error.type}: ${state.error.message}`;
