@@ -52,8 +52,9 @@ def test_distributions_histograms_and_out_on_the_gpu():
     counts = ag.distributions.Multinomial(20, probs).sample()
     assert counts.device == "cuda" and counts.sum(-1).tolist() == [20.0, 20.0]
     value = ag.tensor([[2.0, 3.0, 15.0], [10.0, 10.0, 0.0]])
+    # float32 lgamma: CuPy's and SciPy's differ in the last bit (seen on an H100), so float32's tolerance
     close(ag.distributions.Multinomial(20, probs).log_prob(value.cuda()),
-          ag.distributions.Multinomial(20, probs.cpu()).log_prob(value))
+          ag.distributions.Multinomial(20, probs.cpu()).log_prob(value), rtol=1e-6)
     x = ag.randn(100)
     close(ag.histc(x.cuda(), 7), ag.histc(x, 7))
     close(ag.histogram(x.cuda(), 5).hist, ag.histogram(x, 5).hist)
