@@ -5,7 +5,7 @@ import { createCursor } from "../src/model/cursor.js";
 import { fixture, allFixtures } from "./helpers/fixtures.mjs";
 
 // The cursor's state without its `changed` field, for comparing with stateAt.
-const bare = ({ changed, ...state }) => state;
+const bare = ({ changed: _changed, ...state }) => state;
 
 test("every fixture: a step back then forward, at every event, equals replaying from 0", () => {
   const fixtures = allFixtures();
