@@ -102,9 +102,12 @@ def test_a_step_set_from_python_in_jupyterlab_brings_the_node_into_view(lab, pag
     # this checkout's package and bundle (module outlines are new in it), not an installed one
     assert f"from {Path(__file__).resolve().parents[2]}" in page.locator(".jp-OutputArea").last.inner_text()
     assert widget.locator(".ag-outline").count() > 0
-    for step in steps:  # Python code in the notebook's kernel sets the step, as a learner's cell would
+    # Python code in the notebook's kernel sets the step, as a learner's cell would. It pauses
+    # first: a widget still playing its forward pass (on a loaded machine it may be) goes on
+    # from the step it is given to the next pause, as a playing slider does.
+    for step in steps:
         page.evaluate("""code => window.jupyterapp.shell.currentWidget.sessionContext.session.kernel
-                         .requestExecute({ code }).done""", f"w.step = {step}")
+                         .requestExecute({ code }).done""", f"w.playing = False\nw.step = {step}")
         page.wait_for_function("s => document.querySelector('.ag-step-counter').textContent.startsWith(s + ' /')",
                                arg=step, timeout=60_000)
         seen = current_in_view(page, root=".ag-graph")
