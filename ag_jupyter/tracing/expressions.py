@@ -5,7 +5,10 @@ gets an ``expr``: the expression that made it, written as Python (``a*b``,
 ``log(d)*c``, ``relu(h)``, ``x*2``), from its op's symbol, its inputs' names and
 the op's Python constants. A leaf with no name gets a role: its value if it is a
 number, else ``weight``/``bias`` where a PyTorch graph's shape says so, ``param``
-(requires grad) or ``input``; an unnamed backward root is the ``loss``. Long
+(requires grad) or ``input``. An unnamed scalar backward root is named by its
+expression (``sum(y)``), as any tensor is: calling it ``loss`` would put a word on
+screen the cell never wrote. A root no op made, a tensor root (``y.backward(G)``)
+or one whose shortened expression names nothing (``(…)+(…)``) is the ``output``. Long
 expressions are shortened with ``…`` so a name stays a name.
 
 >>> nodes = [{"id": "t0", "kind": "tensor", "label": "x", "is_leaf": True, "requires_grad": True},
@@ -52,12 +55,14 @@ def name_unlabelled(nodes: list, edges: list, roots: set) -> dict:
             names[node["id"]] = (node["label"], 9)
             continue
         op = producer.get(node["id"])
-        if node["id"] in roots:
-            text = ("loss", 9) if node.get("shape") == [] else ("output", 9)
+        if node["id"] in roots and (op is None or node.get("shape") != []):
+            text = ("output", 9)
         elif op is None:
             text = (_leaf_role(node, consumers.get(node["id"], ())), 9)
         else:
             text = _expression(op, inputs.get(op["id"], ()), names)
+            if node["id"] in roots and not any(ch.isalpha() for ch in text[0]):
+                text = ("output", 9)  # ``(…)+(…)`` names nothing the cell wrote
         names[node["id"]] = text
         node["expr"] = written[node["id"]] = text[0]
     return written

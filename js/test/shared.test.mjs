@@ -24,7 +24,7 @@ test("e_graph: the issue's example ends with a=-3, b=2, c=log 4, d=2.5", { skip:
   assert.equal(tensorRole(idx, idx.nodes.get("t7")), "output");
   const mul = idx.events.find((e) => e.type === "backward_step" && e.grad_inputs.some((g) => g.node === "t0"));
   const line = stepLatex(idx, mul).lines.find((l) => l.node === "t0");
-  assert.equal(line.text, "∂loss/∂param = ∂loss/∂(param*param) · ∂(param*param)/∂param = 1 · -3 = -3");
+  assert.equal(line.text, "∂output/∂param = ∂output/∂(param*param) · ∂(param*param)/∂param = 1 · -3 = -3");
 });
 
 test("matmul: small matrices as numbers, the chain rule as matrices", { skip: need("matmul") }, () => {

@@ -4,7 +4,7 @@
 // timeline.js's stateAt(index, step) (test/cursor.test.mjs checks every step of real
 // traces); `changed` names the nodes and edges whose look the move may have changed,
 // so the view redraws only those. Pure: no DOM.
-import { eventNode, edgeKey, clamp, activeEdges, deadBranches } from "./timeline.js";
+import { eventNode, edgeKey, clamp, activeEdges, deadBranches, keptAcrossPasses } from "./timeline.js";
 
 /** @param {ReturnType<typeof import("./timeline.js").indexTrace>} index */
 export function createCursor(index) {
@@ -49,7 +49,7 @@ export function createCursor(index) {
     log.length = 0;
     if ((event.pass || 0) !== s.pass) {
       for (const k of [...s.grads.keys()]) mapDelete(s.grads, k);
-      for (const k of [...s.received.keys()]) mapDelete(s.received, k);
+      for (const k of [...s.received.keys()]) if (!keptAcrossPasses(index, k, event.pass || 0)) mapDelete(s.received, k);
       for (const k of [...s.arrived.keys()]) mapDelete(s.arrived, k);
     }
     field("pass", event.pass || 0);

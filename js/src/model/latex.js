@@ -75,7 +75,7 @@ function rootOf(index, event) {
       return named(root);
     }
   }
-  return { tex: "\\text{loss}", text: "loss" };
+  return { tex: "\\text{output}", text: "output" };
 }
 
 // The letters an op's formula calls its inputs by: the document says where they are

@@ -91,7 +91,10 @@ export function stateAt(index, step) {
     event = index.events[i];
     // Each pass shows its own gradients: a badge from the pass before would claim a
     // .grad this pass never computed (or that zero_grad set to None).
-    if ((event.pass || 0) !== pass) { grads.clear(); received.clear(); arrived.clear(); }
+    if ((event.pass || 0) !== pass) {
+      grads.clear(); arrived.clear();
+      for (const id of [...received.keys()]) if (!keptAcrossPasses(index, id, event.pass || 0)) received.delete(id);
+    }
     pass = event.pass || 0;
     switch (event.type) {
       case "create":
@@ -153,6 +156,14 @@ export function stateAt(index, step) {
   const active = activeEdges(index, step > 0 ? event : null);
   return { step, total, phase, pass, event: step > 0 ? event : null, current, visible, grads, arrived,
     received, stepped, lit, active, nonfinite, gradNone, error, dead, updated };
+}
+
+/** Whether the gradient `received` holds for `id` outlives the start of pass `pass`: a
+ * computed tensor's ∂root/∂t is its own pass's, so in "all passes" an earlier pass's
+ * tensors keep what their backward left instead of the "not on the path" None. */
+export function keptAcrossPasses(index, id, pass) {
+  const node = index.nodes.get(id);
+  return !!node && !node.is_leaf && (index.nodePass.get(id) || 0) < pass;
 }
 
 // After a pass's backward, what it never reached: ops it did not step, tensors that

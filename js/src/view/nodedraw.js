@@ -110,3 +110,31 @@ export function showUpdatedValue(n, summary) {
   const text = view && view.kind === "scalar" ? ` = ${view.text}` : n.valueText;
   if (n.value.textContent !== text) n.value.textContent = text;
 }
+
+// A note (`grad is None`, an error's type) is a tab astride its own box's top border, at
+// the right: a text in the gap between two ranks (14 px at times) read as the note of
+// the box above (issue 32). Right, not centred: edges arrive at the top's middle and
+// the title is centred.
+// NOTE_INSIDE: how far the tab reaches into its box, short of the title's letters.
+const NOTE_HEIGHT = 15, NOTE_INSIDE = 5, NOTE_PAD = 4, NOTE_CHAR = 6.2;
+
+/** The (empty, hidden) note tab of the node group `g` centred in a box w x h. */
+export function drawNote(g, box) {
+  const top = -box.height / 2, right = box.width / 2 - Math.min(box.height / 2, 8);
+  const tab = el(g, "g", { class: "ag-note-tab", display: "none" });
+  const shape = el(tab, "rect", { class: "ag-note-shape", x: right, y: top - NOTE_HEIGHT + NOTE_INSIDE, height: NOTE_HEIGHT, rx: 3 });
+  const text = el(tab, "text", { class: "ag-note", x: right - NOTE_PAD, y: top - NOTE_HEIGHT / 2 + NOTE_INSIDE,
+    dy: "0.35em" });
+  return { tab, shape, text, right };
+}
+
+/** Shows `text` in a note tab (drawNote); an empty text hides the tab. */
+export function showNote(h, text) {
+  h.text.textContent = text;
+  if (!text) { h.tab.setAttribute("display", "none"); return; }
+  h.tab.removeAttribute("display");
+  const measured = h.text.getComputedTextLength ? h.text.getComputedTextLength() : 0;
+  const width = (measured || text.length * NOTE_CHAR) + 2 * NOTE_PAD;
+  h.shape.setAttribute("x", String(h.right - width));
+  h.shape.setAttribute("width", String(width));
+}

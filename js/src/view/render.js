@@ -8,7 +8,7 @@ import { zoom, zoomIdentity } from "d3-zoom";
 import { createMinimap } from "./minimap.js";
 import { edgePath } from "../model/layout.js";
 import { edgeGradText } from "../model/format.js";
-import { drawTensor, showUpdatedValue, updateGrad } from "./nodedraw.js";
+import { drawNote, drawTensor, showNote, showUpdatedValue, updateGrad } from "./nodedraw.js";
 import { gradState } from "../model/nodecontent.js";
 import { backwardArrow, placeEdgeLabel } from "../model/edgelabels.js";
 import { drawOutlines, showOutlines } from "./outlinedraw.js";
@@ -112,7 +112,7 @@ export function createGraphView(container, { onSelect = () => {}, onOpen = () =>
     let badge = null, note = null;
     if (d.content) badge = drawTensor(g.node(), d, box);
     else g.append("text").attr("class", "ag-label").attr("dy", "0.35em").text(d.text);
-    if (d.kind !== "scope") note = g.append("text").attr("class", "ag-note").attr("y", -box.height / 2 - 6).node();
+    if (d.kind !== "scope") note = drawNote(g.node(), box);
     const value = g.node().querySelector(".ag-title .ag-value"); // a scalar's ` = 2`: the optimizer moves it
     registry.set(d.id, { el: g.node(), box, badge, leaf: !!(d.content && d.content.leaf), note, text: d.text, cls: "", noteText: "",
       shown: null, edgeKeys: [], value, valueText: value && value.textContent });
@@ -156,7 +156,7 @@ export function createGraphView(container, { onSelect = () => {}, onOpen = () =>
     setClass(n, flags.join(" "));
     const note = ds.error === id ? (extra.errorType || "error") : ds.gradNone.has(id) ? "grad is None"
       : extra.unused && extra.unused.has(id) ? "unused in this pass" : ds.nonfinite.has(id) ? "nan/inf" : "";
-    if (n.note && note !== n.noteText) { n.note.textContent = note; n.noteText = note; }
+    if (n.note && note !== n.noteText) { showNote(n.note, note); n.noteText = note; }
     if (n.badge) updateGrad(n.badge, gradState(ds, id, n.leaf));
     if (n.value) showUpdatedValue(n, ds.updated && ds.updated.get(id));
   }
