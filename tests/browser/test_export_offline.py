@@ -11,6 +11,7 @@ import pytest
 from conftest import ARTIFACTS
 from lab_harness import open_notebook, write_notebook
 from offline import OfflinePage, badge, node_ids_by_label
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from export_fixtures import README_CELLS, README_GRADS, TUTORIAL_1, executed  # noqa: E402
@@ -79,10 +80,20 @@ def test_the_steppable_export_is_in_jupyterlabs_export_menu(lab, page):
     root, base, token = lab
     write_notebook(root / "menu.ipynb", ["answer = 6 * 7"])
     open_notebook(page, base, token, "menu.ipynb")
-    page.locator(".lm-MenuBar-itemLabel", has_text="File").click()
-    page.locator(".lm-Menu-itemLabel", has_text="Save and Export Notebook As").first.hover()
+    # JupyterLab fills the submenu when the server's list of exporters arrives (the server
+    # imports every exporter first: seconds on a loaded machine), and a menu opened before
+    # that stays empty: a person closes it and opens it again, as this does for up to 90 s
     item = page.locator(".lm-Menu-itemLabel").get_by_text("Ag_html", exact=True)
-    item.wait_for(timeout=30_000)
+    for _ in range(18):
+        page.locator(".lm-MenuBar-itemLabel", has_text="File").click()
+        page.locator(".lm-Menu-itemLabel", has_text="Save and Export Notebook As").first.hover()
+        try:
+            item.wait_for(timeout=5_000)
+            break
+        except PlaywrightTimeout:
+            page.keyboard.press("Escape")
+            page.keyboard.press("Escape")
+    item.wait_for(timeout=1_000)
     with page.expect_download(timeout=60_000) as exported:
         item.click()
     html = Path(exported.value.path()).read_text(encoding="utf-8")
