@@ -12,18 +12,12 @@ export function createPredictPanel(parent, { getPredictions, setPredictions, ste
   box.hidden = true;
   const ask = document.createElement("label");
   ask.className = "ag-predict-question";
-  const input = document.createElement("input");
-  input.className = "ag-predict-input";
-  input.type = "text";
+  const input = textInput("ag-predict-input");
   input.inputMode = "decimal";
-  input.autocomplete = "off";
   ask.append(document.createElement("span"), input);
   const whyLabel = document.createElement("label");
   whyLabel.className = "ag-predict-reason-label";
-  const reason = document.createElement("input");
-  reason.className = "ag-predict-reason";
-  reason.type = "text";
-  reason.autocomplete = "off";
+  const reason = textInput("ag-predict-reason");
   reason.maxLength = 200;
   whyLabel.append("why (optional) ", reason);
   const check = button("predict-check", "check");
@@ -132,4 +126,13 @@ export function createPredictPanel(parent, { getPredictions, setPredictions, ste
   }
 
   return { element: box, show, input };
+}
+
+// A one-line text field the browser does not fill from its history.
+function textInput(className) {
+  const input = document.createElement("input");
+  input.className = className;
+  input.type = "text";
+  input.autocomplete = "off";
+  return input;
 }
