@@ -15,12 +15,14 @@ export function createKeyboardNav(graph, { onOpen = () => {}, onLeave = () => {}
   svg.setAttribute("tabindex", "-1"); // an application is a tab stop of its own in Chromium: its nodes are the stop
   let display = null, positions = new Map(), direction = "LR", visible = new Set(), stop = null;
   let said = new Map(); // id -> the state its name was made for
+  let byId = new Map(); // display id -> display node
 
   function setGraph(newDisplay, layout, dir) {
     display = newDisplay;
     positions = layout.nodes;
     direction = dir;
     said = new Map();
+    byId = new Map(display.nodes.map((d) => [d.id, d]));
     stop = null;
     for (const d of display.nodes) {
       const el = graph.nodeElement(d.id);
@@ -34,12 +36,13 @@ export function createKeyboardNav(graph, { onOpen = () => {}, onLeave = () => {}
 
   const inGraph = () => svg.contains(document.activeElement);
 
-  /** Names every node for the step on screen and moves the tab stop to its node. */
-  function update(index, ds, state) {
+  /** Names every node for the step on screen (with `only`, {nodes}: the display ids a
+   * step changed, those alone) and moves the tab stop to its node. */
+  function update(index, ds, state, only = null) {
     if (!display) return;
     visible = ds.visible;
     svg.setAttribute("aria-label", graphLabel(index, display, state));
-    for (const d of display.nodes) {
+    for (const d of only ? [...only.nodes].map((id) => byId.get(id)).filter(Boolean) : display.nodes) {
       const el = graph.nodeElement(d.id);
       if (!el || !visible.has(d.id)) continue;
       const g = d.content ? gradState(ds, d.id, d.content.leaf) : null;

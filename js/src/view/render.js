@@ -7,12 +7,11 @@ import { select } from "d3-selection";
 import { zoom, zoomIdentity } from "d3-zoom";
 import { createMinimap } from "./minimap.js";
 import { edgePath } from "../model/layout.js";
-import { edgeGradText } from "../model/format.js";
 import { drawNote, drawTensor, showNote, showUpdatedValue, updateGrad } from "./nodedraw.js";
 import { gradState } from "../model/nodecontent.js";
-import { backwardArrow, placeEdgeLabel } from "../model/edgelabels.js";
+import { createGradLabels } from "./gradlabels.js";
 import { drawOutlines, showOutlines } from "./outlinedraw.js";
-import { createCuller } from "./cull.js";
+import { createCuller, CULL_MIN } from "./cull.js";
 import { boxesFrame, wholeGraphFrame } from "../model/framing.js";
 
 const SVG = "http://www.w3.org/2000/svg";
@@ -61,7 +60,8 @@ export function createGraphView(container, { onSelect = () => {}, onOpen = () =>
     onLearnerMove();
   } });
 
-  let nodes = new Map(), edges = new Map(), layout = null, direction = "LR", outlined = [], labelled = false;
+  let nodes = new Map(), edges = new Map(), layout = null, direction = "LR", outlined = [];
+  const gradLabels = createGradLabels(overlay.node());
   const culler = createCuller();
   let onPath = new Set(); // the path the check panel lights (checkpanel.js)
 
@@ -72,10 +72,8 @@ export function createGraphView(container, { onSelect = () => {}, onOpen = () =>
     direction = dir;
     nodes = new Map();
     edges = new Map();
-    labelled = false;
     edgeLayer.selectAll("*").remove();
     nodeLayer.selectAll("*").remove();
-    overlay.selectAll("*").remove();
     const eFrag = document.createDocumentFragment(), nFrag = document.createDocumentFragment();
     for (const [i, e] of lay.edges.entries()) {
       const path = document.createElementNS(SVG, "path");
@@ -95,6 +93,8 @@ export function createGraphView(container, { onSelect = () => {}, onOpen = () =>
       y0: Math.min(...e.points.map((q) => q[1])), y1: Math.max(...e.points.map((q) => q[1])) });
     culler.setItems([...[...nodes.values()].map(boxItem), ...[...edges.values()].map(edgeItem)], nodes.size);
     culler.update(transformOf(svg.node()), svg.node().clientWidth, svg.node().clientHeight);
+    svg.classed("ag-big", nodes.size >= CULL_MIN); // styles.css: no running dash on a culled graph
+    gradLabels.setGraph(nodes, edges, dir);
     edgeLayer.node().appendChild(eFrag);
     nodeLayer.node().appendChild(nFrag);
   }
@@ -114,7 +114,7 @@ export function createGraphView(container, { onSelect = () => {}, onOpen = () =>
     else g.append("text").attr("class", "ag-label").attr("dy", "0.35em").text(d.text);
     if (d.kind !== "scope") note = drawNote(g.node(), box);
     const value = g.node().querySelector(".ag-title .ag-value"); // a scalar's ` = 2`: the optimizer moves it
-    registry.set(d.id, { el: g.node(), box, badge, leaf: !!(d.content && d.content.leaf), note, text: d.text, cls: "", noteText: "",
+    registry.set(d.id, { id: d.id, el: g.node(), box, badge, leaf: !!(d.content && d.content.leaf), note, text: d.text, cls: "", noteText: "",
       shown: null, edgeKeys: [], value, valueText: value && value.textContent });
     return g.node();
   }
@@ -138,7 +138,7 @@ export function createGraphView(container, { onSelect = () => {}, onOpen = () =>
     const current = nodes.get(ds.current); // kept in the render tree
     culler.pin(current ? [current.cull] : []);
     if (flipped) showOutlines(outlined, ds.visible);
-    if (ds.active.size || labelled) drawGradLabels(ds);
+    gradLabels.draw(ds);
   }
   function updateNode(id, n, ds, extra) {
     const flags = ["ag-node"];
@@ -173,25 +173,6 @@ export function createGraphView(container, { onSelect = () => {}, onOpen = () =>
     // the edge being walked also points back, the way its gradient goes
     if (active) e.el.setAttribute("marker-start", "url(#ag-arrow-back)");
     else e.el.removeAttribute("marker-start");
-  }
-
-  // The gradient on each active edge, beside its middle, with an arrow against the
-  // data flow: what arrives on the output edge, what is sent on the input edges.
-  // Placed clear of every node box (edgelabels.js). Few per step: redrawn each time.
-  function drawGradLabels(ds) {
-    overlay.selectAll("*").remove();
-    labelled = ds.active.size > 0;
-    const boxes = [...nodes.values()].filter((n) => ds.visible.has(n.el.getAttribute("data-id"))).map((n) => n.box);
-    const placed = [];
-    for (const [key, a] of ds.active) {
-      const e = edges.get(key);
-      if (!e || !a.grad) continue;
-      const text = `${backwardArrow(direction)} ${edgeGradText(a.grad)}`;
-      const at = placeEdgeLabel(e.points, text, boxes, direction, placed);
-      const g = overlay.append("g").attr("class", `ag-edge-grad ag-edge-grad-${a.dir} ag-${direction}`)
-        .attr("data-key", key).attr("transform", `translate(${at.x},${at.y})`);
-      g.append("text").attr("dy", "0.35em").text(text);
-    }
   }
 
   function setClass(n, cls) { if (cls !== n.cls) { n.cls = cls; n.el.setAttribute("class", cls); } }
