@@ -13,12 +13,15 @@ PRESSES = ["ArrowLeft"] * 6 + ["ArrowRight"] * 6
 
 # Counts, per key press, the DOM nodes it changed: an attribute's or a text's owner, each
 # node added or removed. The camera's own moves are counted apart: the viewport's
-# transform, the overview's frame, and the boxes that enter or leave the render tree as
-# the view pans (their style): those scale with the view, not with the graph.
+# transform, the overview's frame, and the boxes and edges that enter or leave the
+# document as the view pans (added to or taken from their layer, cull.js): those scale
+# with the view, not with the graph.
 OBSERVE = """() => {
   const root = document.querySelector('.ag-graph');
   window.stepMutations = { step: new Set(), camera: new Set() };
+  const layer = (el) => el.classList?.contains('ag-nodes') || el.classList?.contains('ag-edges');
   const camera = (r) => r.attributeName === 'style' || r.target.closest?.('.ag-minimap')
+    || (r.type === 'childList' && layer(r.target))
     || (r.attributeName === 'transform' && r.target.classList?.contains('ag-viewport'));
   window.stepObserver = new MutationObserver((records) => {
     for (const r of records) {

@@ -66,6 +66,7 @@ export function createKeyboardNav(graph, { onOpen = () => {}, onLeave = () => {}
     const old = stop && graph.nodeElement(stop);
     if (old) old.setAttribute("tabindex", "-1");
     stop = id;
+    graph.keep(id); // on a culled graph it may lie far off screen: Tab and the arrows still reach it
     const el = id && graph.nodeElement(id);
     if (el) el.setAttribute("tabindex", "0");
   }

@@ -63,6 +63,8 @@ export function createGraphView(container, { onSelect = () => {}, onOpen = () =>
   let nodes = new Map(), edges = new Map(), layout = null, direction = "LR", outlined = [];
   const gradLabels = createGradLabels(overlay.node());
   const culler = createCuller();
+  let current = null, kept = null; // the step's node and the keyboard's: always in the document
+  const pinNodes = () => culler.pin([current, kept].map((id) => nodes.get(id)).filter(Boolean).map((n) => n.cull));
   let onPath = new Set(); // the path the check panel lights (checkpanel.js)
 
   function setGraph(display, lay, dir, outlines = []) {
@@ -87,9 +89,9 @@ export function createGraphView(container, { onSelect = () => {}, onOpen = () =>
     }
     for (const d of display.nodes) nFrag.appendChild(buildNode(d, lay.nodes.get(d.id), nodes));
     for (const [key, e] of edges) for (const end of [e.src, e.dst]) if (nodes.has(end)) nodes.get(end).edgeKeys.push(key);
-    const boxItem = (n) => (n.cull = { el: n.el, x0: n.box.x - n.box.width / 2, x1: n.box.x + n.box.width / 2,
+    const boxItem = (n) => (n.cull = { el: n.el, layer: nodeLayer.node(), x0: n.box.x - n.box.width / 2, x1: n.box.x + n.box.width / 2,
       y0: n.box.y - n.box.height / 2 - 20, y1: n.box.y + n.box.height / 2 });
-    const edgeItem = (e) => (e.cull = { el: e.el, x0: Math.min(...e.points.map((q) => q[0])), x1: Math.max(...e.points.map((q) => q[0])),
+    const edgeItem = (e) => (e.cull = { el: e.el, layer: edgeLayer.node(), x0: Math.min(...e.points.map((q) => q[0])), x1: Math.max(...e.points.map((q) => q[0])),
       y0: Math.min(...e.points.map((q) => q[1])), y1: Math.max(...e.points.map((q) => q[1])) });
     culler.setItems([...[...nodes.values()].map(boxItem), ...[...edges.values()].map(edgeItem)], nodes.size);
     culler.update(transformOf(svg.node()), svg.node().clientWidth, svg.node().clientHeight);
@@ -135,8 +137,8 @@ export function createGraphView(container, { onSelect = () => {}, onOpen = () =>
       updateNode(id, n, ds, extra);
     }
     for (const key of edgeKeys) updateEdge(key, edges.get(key), ds);
-    const current = nodes.get(ds.current); // kept in the render tree
-    culler.pin(current ? [current.cull] : []);
+    current = ds.current;
+    pinNodes();
     if (flipped) showOutlines(outlined, ds.visible);
     gradLabels.draw(ds);
   }
@@ -266,9 +268,11 @@ export function createGraphView(container, { onSelect = () => {}, onOpen = () =>
   }
 
   function nodeElement(id) { const n = nodes.get(id); return n ? n.el : null; }
+  /** Keeps node `id` in the document however far the view goes (the keyboard focuses it). */
+  function keep(id) { kept = id; pinNodes(); }
   svg.on("click", () => onSelect(""));
   return {
-    svg: svg.node(), setGraph, update, fit, fitNodes, reveal, wholeInView, highlight, nodeElement,
+    svg: svg.node(), setGraph, update, fit, fitNodes, reveal, wholeInView, highlight, nodeElement, keep,
     /** Runs `fn` with every box in the render tree (an export draws the whole graph). */
     whole: (fn) => culler.withAll(fn),
     destroy: () => { cancelAnimationFrame(glide); svg.on(".zoom", null); svg.remove(); minimap.destroy(); },
