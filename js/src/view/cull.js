@@ -9,18 +9,19 @@
 const CELL = 512; // graph units a cell
 export const CULL_MIN = 300; // display nodes below which nothing is culled
 
-/** items: [{el, layer, x0, y0, x1, y1}] (graph coordinates; layer: the element `el` lives in);
+/** items: [{el, layer, x0, y0, x1, y1, make?}] (graph coordinates; layer: the element `el`
+ * lives in; `el` null: not made yet, `make()` makes it as it first comes near the view);
  * boxes: how many of them are node boxes. */
 export function createCuller() {
   let cells = new Map(), items = [], shown = new Set(), pinned = new Set(), whole = true;
 
-  const hide = (it) => it.el.remove();
-  const show = (it) => it.layer.appendChild(it.el);
+  const hide = (it) => { if (it.el) it.el.remove(); };
+  const show = (it) => it.layer.appendChild(it.el || (it.el = it.make()));
 
   function setItems(list, boxes) {
     items = list;
     cells = new Map();
-    shown = new Set(items);
+    shown = new Set(items.filter((it) => it.el));
     whole = boxes < CULL_MIN;
     if (whole) return;
     for (const it of items) {

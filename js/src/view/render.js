@@ -66,6 +66,8 @@ export function createGraphView(container, { onSelect = () => {}, onOpen = () =>
   let current = null, kept = null; // the step's node and the keyboard's: always in the document
   const pinNodes = () => culler.pin([current, kept].map((id) => nodes.get(id)).filter(Boolean).map((n) => n.cull));
   let onPath = new Set(); // the path the check panel lights (checkpanel.js)
+  let drawnWith = null; // the last update's {ds, extra}: a box made later is drawn with them
+  const builtHooks = [];
 
   function setGraph(display, lay, dir, outlines = []) {
     layout = lay;
@@ -74,6 +76,7 @@ export function createGraphView(container, { onSelect = () => {}, onOpen = () =>
     direction = dir;
     nodes = new Map();
     edges = new Map();
+    drawnWith = null;
     edgeLayer.selectAll("*").remove();
     nodeLayer.selectAll("*").remove();
     const eFrag = document.createDocumentFragment(), nFrag = document.createDocumentFragment();
@@ -87,9 +90,16 @@ export function createGraphView(container, { onSelect = () => {}, onOpen = () =>
       eFrag.appendChild(path);
       edges.set(key, { el: path, src: e.src, dst: e.dst, points: e.points, cls: "" });
     }
-    for (const d of display.nodes) nFrag.appendChild(buildNode(d, lay.nodes.get(d.id), nodes));
+    // A big graph's boxes are made as they first come near the view (cull.js): at 10,000
+    // nodes making them all was most of the first picture's second.
+    const lazy = display.nodes.length >= CULL_MIN;
+    for (const d of display.nodes) {
+      const n = { id: d.id, d, box: lay.nodes.get(d.id), el: null, cls: "", noteText: "", shown: null, edgeKeys: [] };
+      nodes.set(d.id, n);
+      if (!lazy) nFrag.appendChild(buildNode(n));
+    }
     for (const [key, e] of edges) for (const end of [e.src, e.dst]) if (nodes.has(end)) nodes.get(end).edgeKeys.push(key);
-    const boxItem = (n) => (n.cull = { el: n.el, layer: nodeLayer.node(), x0: n.box.x - n.box.width / 2, x1: n.box.x + n.box.width / 2,
+    const boxItem = (n) => (n.cull = { el: n.el, make: () => buildNode(n), layer: nodeLayer.node(), x0: n.box.x - n.box.width / 2, x1: n.box.x + n.box.width / 2,
       y0: n.box.y - n.box.height / 2 - 20, y1: n.box.y + n.box.height / 2 });
     const edgeItem = (e) => (e.cull = { el: e.el, layer: edgeLayer.node(), x0: Math.min(...e.points.map((q) => q[0])), x1: Math.max(...e.points.map((q) => q[0])),
       y0: Math.min(...e.points.map((q) => q[1])), y1: Math.max(...e.points.map((q) => q[1])) });
@@ -101,7 +111,8 @@ export function createGraphView(container, { onSelect = () => {}, onOpen = () =>
     nodeLayer.node().appendChild(nFrag);
   }
 
-  function buildNode(d, box, registry) {
+  function buildNode(n) {
+    const { d, box } = n;
     const g = select(document.createElementNS(SVG, "g"))
       .attr("class", "ag-node").attr("data-id", d.id).attr("data-kind", d.kind === "scope" ? "scope" : d.kind)
       .attr("data-role", d.role || d.kind).attr("transform", `translate(${box.x},${box.y})`)
@@ -116,9 +127,10 @@ export function createGraphView(container, { onSelect = () => {}, onOpen = () =>
     else g.append("text").attr("class", "ag-label").attr("dy", "0.35em").text(d.text);
     if (d.kind !== "scope") note = drawNote(g.node(), box);
     const value = g.node().querySelector(".ag-title .ag-value"); // a scalar's ` = 2`: the optimizer moves it
-    registry.set(d.id, { id: d.id, el: g.node(), box, badge, leaf: !!(d.content && d.content.leaf), note, text: d.text, cls: "", noteText: "",
-      shown: null, edgeKeys: [], value, valueText: value && value.textContent });
-    return g.node();
+    Object.assign(n, { el: g.node(), badge, leaf: !!(d.content && d.content.leaf), note, text: d.text, value, valueText: value && value.textContent });
+    if (drawnWith) { n.shown = drawnWith.ds.visible.has(d.id); updateNode(d.id, n, drawnWith.ds, drawnWith.extra); }
+    for (const fn of builtHooks) fn(d.id, n.el);
+    return n.el;
   }
 
   /** ds: displayState(); extra: {selected, added: Set, unused: Set, errorType}. The
@@ -126,6 +138,7 @@ export function createGraphView(container, { onSelect = () => {}, onOpen = () =>
    * only: {nodes, edges} (display ids and keys) when just those may have changed (a
    * step: cursor.js), so a step costs what it changes; null redraws everything. */
   function update(ds, extra = {}, only = null) {
+    drawnWith = { ds, extra };
     let flipped = !only;
     const edgeKeys = only ? new Set(only.edges) : edges.keys();
     for (const id of only ? only.nodes : nodes.keys()) {
@@ -134,7 +147,7 @@ export function createGraphView(container, { onSelect = () => {}, onOpen = () =>
       const shown = ds.visible.has(id);
       if (only && shown !== n.shown) { flipped = true; for (const key of n.edgeKeys) edgeKeys.add(key); }
       n.shown = shown;
-      updateNode(id, n, ds, extra);
+      if (n.el) updateNode(id, n, ds, extra); // one not made yet is drawn as it is made
     }
     for (const key of edgeKeys) updateEdge(key, edges.get(key), ds);
     current = ds.current;
@@ -263,16 +276,18 @@ export function createGraphView(container, { onSelect = () => {}, onOpen = () =>
   /** Light the nodes in `ids` and the edges between them (one path of a sum over paths). */
   function highlight(ids) {
     onPath = ids;
-    for (const [id, n] of nodes) n.el.classList.toggle("ag-path", ids.has(id));
+    for (const [id, n] of nodes) if (n.el) n.el.classList.toggle("ag-path", ids.has(id));
     for (const e of edges.values()) e.el.classList.toggle("ag-path", ids.has(e.src) && ids.has(e.dst));
   }
 
   function nodeElement(id) { const n = nodes.get(id); return n ? n.el : null; }
+  /** Calls `fn(id, element)` as each box is made (a big graph's, when it first comes near the view). */
+  function onNodeBuilt(fn) { builtHooks.push(fn); }
   /** Keeps node `id` in the document however far the view goes (the keyboard focuses it). */
   function keep(id) { kept = id; pinNodes(); }
   svg.on("click", () => onSelect(""));
   return {
-    svg: svg.node(), setGraph, update, fit, fitNodes, reveal, wholeInView, highlight, nodeElement, keep,
+    svg: svg.node(), setGraph, update, fit, fitNodes, reveal, wholeInView, highlight, nodeElement, keep, onNodeBuilt,
     /** Runs `fn` with every box in the render tree (an export draws the whole graph). */
     whole: (fn) => culler.withAll(fn),
     destroy: () => { cancelAnimationFrame(glide); svg.on(".zoom", null); svg.remove(); minimap.destroy(); },
