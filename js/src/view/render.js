@@ -74,25 +74,17 @@ export function createGraphView(container, { onSelect = () => {}, onOpen = () =>
     outlined = drawOutlines(outlineLayer.node(), outlines, lay.outlines, onCollapse);
     minimap.setGraph(lay);
     direction = dir;
-    nodes = new Map();
-    edges = new Map();
-    drawnWith = null;
-    edgeLayer.selectAll("*").remove();
-    nodeLayer.selectAll("*").remove();
+    nodes = new Map(); edges = new Map(); drawnWith = null;
+    edgeLayer.selectAll("*").remove(); nodeLayer.selectAll("*").remove();
     const eFrag = document.createDocumentFragment(), nFrag = document.createDocumentFragment();
-    for (const [i, e] of lay.edges.entries()) {
-      const path = document.createElementNS(SVG, "path");
-      path.setAttribute("class", "ag-edge");
-      path.setAttribute("d", edgePath(e.points, dir));
-      path.setAttribute("marker-end", "url(#ag-arrow)");
-      const key = display.edges[i].key;
-      path.setAttribute("data-key", key);
-      eFrag.appendChild(path);
-      edges.set(key, { el: path, src: e.src, dst: e.dst, points: e.points, cls: "" });
-    }
-    // A big graph's boxes are made as they first come near the view (cull.js): at 10,000
-    // nodes making them all was most of the first picture's second.
+    // A big graph's boxes and edges are made as they first come near the view (cull.js):
+    // at 10,000 nodes making them all was most of the first picture's second.
     const lazy = display.nodes.length >= CULL_MIN;
+    for (const [i, e] of lay.edges.entries()) {
+      const key = display.edges[i].key, entry = { key, el: null, src: e.src, dst: e.dst, points: e.points, cls: "" };
+      edges.set(key, entry);
+      if (!lazy) eFrag.appendChild(buildEdge(entry));
+    }
     for (const d of display.nodes) {
       const n = { id: d.id, d, box: lay.nodes.get(d.id), el: null, cls: "", noteText: "", shown: null, edgeKeys: [] };
       nodes.set(d.id, n);
@@ -101,14 +93,22 @@ export function createGraphView(container, { onSelect = () => {}, onOpen = () =>
     for (const [key, e] of edges) for (const end of [e.src, e.dst]) if (nodes.has(end)) nodes.get(end).edgeKeys.push(key);
     const boxItem = (n) => (n.cull = { el: n.el, make: () => buildNode(n), layer: nodeLayer.node(), x0: n.box.x - n.box.width / 2, x1: n.box.x + n.box.width / 2,
       y0: n.box.y - n.box.height / 2 - 20, y1: n.box.y + n.box.height / 2 });
-    const edgeItem = (e) => (e.cull = { el: e.el, layer: edgeLayer.node(), x0: Math.min(...e.points.map((q) => q[0])), x1: Math.max(...e.points.map((q) => q[0])),
+    const edgeItem = (e) => (e.cull = { el: e.el, make: () => buildEdge(e), layer: edgeLayer.node(), x0: Math.min(...e.points.map((q) => q[0])), x1: Math.max(...e.points.map((q) => q[0])),
       y0: Math.min(...e.points.map((q) => q[1])), y1: Math.max(...e.points.map((q) => q[1])) });
     culler.setItems([...[...nodes.values()].map(boxItem), ...[...edges.values()].map(edgeItem)], nodes.size);
     culler.update(transformOf(svg.node()), svg.node().clientWidth, svg.node().clientHeight);
-    svg.classed("ag-big", nodes.size >= CULL_MIN); // styles.css: no running dash on a culled graph
+    svg.classed("ag-big", lazy); // styles.css: no running dash on a culled graph
     gradLabels.setGraph(nodes, edges, dir);
     edgeLayer.node().appendChild(eFrag);
     nodeLayer.node().appendChild(nFrag);
+  }
+
+  function buildEdge(e) {
+    e.el = document.createElementNS(SVG, "path");
+    const attrs = { class: "ag-edge", d: edgePath(e.points, direction), "marker-end": "url(#ag-arrow)", "data-key": e.key };
+    for (const [name, value] of Object.entries(attrs)) e.el.setAttribute(name, value);
+    if (drawnWith) updateEdge(e.key, e, drawnWith.ds);
+    return e.el;
   }
 
   function buildNode(n) {
@@ -177,7 +177,7 @@ export function createGraphView(container, { onSelect = () => {}, onOpen = () =>
   }
 
   function updateEdge(key, e, ds) {
-    if (!e) return;
+    if (!e || !e.el) return; // one not made yet is drawn as it is made
     const on = ds.visible.has(e.src) && ds.visible.has(e.dst);
     const active = ds.active.get(key);
     const cls = `ag-edge${on ? "" : " ag-hidden"}${ds.lit.has(key) ? " ag-lit" : ""}${active ? ` ag-active ag-active-${active.dir}` : ""}${onPath.has(e.src) && onPath.has(e.dst) ? " ag-path" : ""}`;
@@ -277,7 +277,7 @@ export function createGraphView(container, { onSelect = () => {}, onOpen = () =>
   function highlight(ids) {
     onPath = ids;
     for (const [id, n] of nodes) if (n.el) n.el.classList.toggle("ag-path", ids.has(id));
-    for (const e of edges.values()) e.el.classList.toggle("ag-path", ids.has(e.src) && ids.has(e.dst));
+    for (const e of edges.values()) if (e.el) e.el.classList.toggle("ag-path", ids.has(e.src) && ids.has(e.dst));
   }
 
   function nodeElement(id) { const n = nodes.get(id); return n ? n.el : null; }
