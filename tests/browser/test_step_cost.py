@@ -85,3 +85,17 @@ def test_a_step_changes_as_many_dom_nodes_at_1000_nodes_as_at_200(page, site):
     assert big_drawn < 400, big_drawn
     assert small_drawn == small_nodes
     assert ignore_favicon(page.console_errors) == []
+
+
+def test_at_10000_nodes_a_step_changes_what_it_does_at_1000_and_the_page_holds_the_view(page, site):
+    """Ten times the graph, the same step: the same DOM nodes changed per press, and only
+    what is near the view is in the document (cull.js), made as it first comes near."""
+    _, mid, _ = mutations_per_step(page, site, 500)
+    huge_nodes, huge, huge_drawn = mutations_per_step(page, site, 5000)
+    assert huge_nodes == 10001
+    assert [c["step"] for c in huge] == [c["step"] for c in mid], (mid, huge)
+    assert max(c["camera"] for c in huge) <= 300, huge
+    assert huge_drawn < 400, huge_drawn
+    elements = page.evaluate("() => document.querySelectorAll('.ag-graph *').length")
+    assert elements < 10_000, f"{elements} elements for {huge_nodes} nodes: the whole graph was made"
+    assert ignore_favicon(page.console_errors) == []
