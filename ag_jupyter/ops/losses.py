@@ -110,7 +110,7 @@ class NllLoss(Op):
         # NumPy's own indexing below refuses a target past the classes (none is negative by
         # then); CuPy's wraps, so it is checked first
         if safe.size and ((low < 0 and int(_least(safe)) < 0) or (xp is not numpy and int(_most(safe)) >= classes)):
-            _out_of_bounds(safe, classes)
+            raise _out_of_bounds(safe, classes)
         w = None  # None: every target weighs 1 (the common case, kept cheap)
         if weight is not None or any_ignored:
             w = weight._data[safe] if weight is not None else xp.ones(safe.shape, x.dtype)
@@ -119,7 +119,7 @@ class NllLoss(Op):
         try:
             picked = rows[xp.arange(safe.size), safe]
         except IndexError:
-            _out_of_bounds(safe, classes)
+            raise _out_of_bounds(safe, classes) from None
         self.target, self.weights, self.reduction = safe, w, reduction
         self.in_shape, self.dtype = x.shape, x.dtype
         # minus the sum of picked is the sum of -picked, exactly, and one array fewer
@@ -185,9 +185,9 @@ class NllLoss(Op):
         return (grad * F.constant(local),)
 
 
-def _out_of_bounds(targets, classes: int):
+def _out_of_bounds(targets, classes: int) -> IndexError:
     bad = targets[(targets < 0) | (targets >= classes)][0]
-    raise IndexError(f"Target {int(bad)} is out of bounds.")
+    return IndexError(f"Target {int(bad)} is out of bounds.")
 
 
 def _least(x):
