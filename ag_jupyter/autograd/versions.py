@@ -68,16 +68,17 @@ def _owner(array):
     return array
 
 
-def bump(array) -> None:
-    """Record an in-place change of ``array`` (and of every view of its memory)."""
+def bump(array, own: bool = False) -> None:
+    """Record an in-place change of ``array`` (and of every view of its memory); ``own``: the
+    caller knows ``array`` is a ``.data`` view, which counts its own versions."""
     global clock
     clock += 1
-    owner = array if getattr(array, "base", None) is None else _owner(array)  # most own their memory
+    owner = array if own or getattr(array, "base", None) is None else _owner(array)  # most own their memory
     key = id(owner)
     changes = _history.get(key)
     if changes is None:
         changes = _history[key] = [0]
-        if not is_data_view(owner):  # a .data view's weak reference forgets it (own_counter)
+        if not own and not is_data_view(owner):  # a .data view's weak reference forgets it (own_counter)
             weakref.finalize(owner, _history.pop, key, None)
     changes.append(clock)
     if len(changes) > _LONGEST:
