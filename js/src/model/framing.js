@@ -2,6 +2,11 @@
 // canvas's size and the layout's boxes only (render.js glides to what these return).
 const PAD = 24;
 
+/** The furthest out "fit" goes: a box (24-26 px tall) still a 7 px shape in its state's
+ *  colour. A graph too long to show whole above it (a 1,000-node chain whole is ~0.006x,
+ *  one hairline) is framed at this zoom around the current node instead. */
+export const FIT_FLOOR = 0.3;
+
 /** The whole graph (at most 1.5x, centred). With minScale, never further out than that:
  * a big graph then opens readable at its start (or centred on `focusBox`). */
 export function wholeGraphFrame(layout, w, h, direction, { minScale = 0, focusBox = null } = {}) {

@@ -1,8 +1,10 @@
 // Where the graph view looks: the camera policy over render.js's fit and reveal. The
 // automatic view keeps labels readable (as stepping does) and follows the step (what to
-// show comes from model/viewpoint.js); "fit" and f show everything, and that view stays,
+// show comes from model/viewpoint.js); "fit" and f show everything (a graph too long for
+// that: as much as keeps its boxes visible, framing.js FIT_FLOOR), and that view stays,
 // through steps and clicks, until the learner zooms or pans themselves.
 import { READABLE_SCALE } from "./render.js";
+import { FIT_FLOOR } from "../model/framing.js";
 
 /** ``look()`` gives viewpoint()'s answer for the step on screen (or null before a graph).
  *  With ``whole`` (a written page, read in a narrow column) the automatic fit shows the whole graph. */
@@ -13,7 +15,7 @@ export function createCamera(graph, canvas, look, { whole = false } = {}) {
    *  for its backward whole; else everything at a readable zoom, or centred on the
    *  current node when all can't show. */
   function autoFit() {
-    if (learnerFit) { graph.fit(); return; }
+    if (learnerFit) { learnersFit(); return; }
     const view = look() || { kind: "none" };
     if (whole || view.kind === "whole") graph.fit();
     else graph.fit({ minScale: READABLE_SCALE, focus: view.kind === "node" ? view.id : null });
@@ -22,7 +24,14 @@ export function createCamera(graph, canvas, look, { whole = false } = {}) {
   /** The learner asked to see everything ("fit", f). */
   function chooseFit() {
     learnerFit = true;
-    graph.fit();
+    learnersFit();
+  }
+
+  // Everything, or for a graph too long for that, as much as still shows its boxes as
+  // shapes, around the current node (framing.js FIT_FLOOR).
+  function learnersFit() {
+    const view = look() || { kind: "none" };
+    graph.fit({ minScale: FIT_FLOOR, focus: view.kind === "node" ? view.id : null });
   }
 
   /** The learner zoomed or panned: the automatic view takes over again at the next step. */
@@ -56,7 +65,7 @@ export function createCamera(graph, canvas, look, { whole = false } = {}) {
     const resized = !selected !== !shownSelected;
     const whole = resized && graph.wholeInView();
     showInspector();
-    if (resized && learnerFit) { if (!graph.wholeInView()) graph.fit(); }
+    if (resized && learnerFit) { if (!graph.wholeInView()) learnersFit(); }
     else if (whole) autoFit();
     else if (resized && current) graph.reveal(current, { zoom: false });
     if (selected && !shownSelected) graph.reveal(selected, { zoom: false });
