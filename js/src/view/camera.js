@@ -65,6 +65,7 @@ export function createCamera(graph, canvas, look, { whole = false } = {}) {
     const resized = !selected !== !shownSelected;
     const whole = resized && graph.wholeInView();
     showInspector();
+    if (resized) graph.resized();
     if (resized && learnerFit) { if (!graph.wholeInView()) learnersFit(); }
     else if (whole) autoFit();
     else if (resized && current) graph.reveal(current, { zoom: false });

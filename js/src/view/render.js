@@ -13,6 +13,7 @@ import { createGradLabels } from "./gradlabels.js";
 import { drawOutlines, showOutlines } from "./outlinedraw.js";
 import { createCuller, CULL_MIN } from "./cull.js";
 import { boxesFrame, wholeGraphFrame } from "../model/framing.js";
+import { createCanvasSize } from "./canvassize.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 const LOD_SCALE = 0.4;
@@ -25,6 +26,7 @@ const reducedMotion = () => typeof matchMedia === "function" && matchMedia("(pre
 export function createGraphView(container, { onSelect = () => {}, onOpen = () => {}, onCollapse = () => {},
   onLearnerMove = () => {} } = {}) {
   const svg = select(container).append("svg").attr("class", "ag-svg").attr("xmlns", SVG);
+  const canvasSize = createCanvasSize(svg.node()), size = () => canvasSize.get().map((v, i) => v || [800, 400][i]);
   const defs = svg.append("defs");
   for (const [id, cls] of [["ag-arrow", "ag-arrowhead"], ["ag-arrow-lit", "ag-arrowhead ag-lit"], ["ag-arrow-back", "ag-arrowhead ag-back"]]) {
     defs.append("marker").attr("id", id).attr("class", cls).attr("viewBox", "0 0 10 10").attr("refX", 9).attr("refY", 5)
@@ -41,8 +43,8 @@ export function createGraphView(container, { onSelect = () => {}, onOpen = () =>
   let lod = false;
   const zoomer = zoom().scaleExtent([0.01, 4]).on("zoom", (ev) => {
     viewport.attr("transform", ev.transform);
-    minimap.update(ev.transform, svg.node().clientWidth, svg.node().clientHeight);
-    culler.update(ev.transform, svg.node().clientWidth, svg.node().clientHeight);
+    const [w, h] = canvasSize.get();
+    minimap.update(ev.transform, w, h); culler.update(ev.transform, w, h);
     const low = ev.transform.k < LOD_SCALE;
     if (low !== lod) { lod = low; svg.classed("ag-lod", low); }
   });
@@ -50,13 +52,12 @@ export function createGraphView(container, { onSelect = () => {}, onOpen = () =>
   // focus (a click in it), or with Ctrl held.
   zoomer.filter((ev) => !ev.button && (ev.type !== "wheel" || ev.ctrlKey || ev.metaKey
     || container.closest(".ag-graph")?.contains(document.activeElement)));
-  // d3-zoom's default extent reads the svg's width attribute, which throws while
-  // the widget is not in the document yet (anywidget renders before attaching).
-  zoomer.extent(function () { return [[0, 0], [this.clientWidth || 800, this.clientHeight || 400]]; });
+  // (d3-zoom's default extent reads the width attribute: throws while not in the document)
+  zoomer.extent(() => [[0, 0], size()]);
   svg.call(zoomer).on("dblclick.zoom", null);
   const minimap = createMinimap(container, { onPan: (x, y) => {
-    const t = transformOf(svg.node()), el = svg.node();
-    glideTo(zoomIdentity.translate((el.clientWidth || 800) / 2 - x * t.k, (el.clientHeight || 400) / 2 - y * t.k).scale(t.k), 0);
+    const t = transformOf(svg.node()), [w, h] = size();
+    glideTo(zoomIdentity.translate(w / 2 - x * t.k, h / 2 - y * t.k).scale(t.k), 0);
     onLearnerMove();
   } });
 
@@ -96,7 +97,7 @@ export function createGraphView(container, { onSelect = () => {}, onOpen = () =>
     const edgeItem = (e) => (e.cull = { el: e.el, make: () => buildEdge(e), layer: edgeLayer.node(), x0: Math.min(...e.points.map((q) => q[0])), x1: Math.max(...e.points.map((q) => q[0])),
       y0: Math.min(...e.points.map((q) => q[1])), y1: Math.max(...e.points.map((q) => q[1])) });
     culler.setItems([...[...nodes.values()].map(boxItem), ...[...edges.values()].map(edgeItem)], nodes.size);
-    culler.update(transformOf(svg.node()), svg.node().clientWidth, svg.node().clientHeight);
+    culler.update(transformOf(svg.node()), ...canvasSize.get());
     svg.classed("ag-big", lazy); // styles.css: no running dash on a culled graph
     gradLabels.setGraph(nodes, edges, dir);
     edgeLayer.node().appendChild(eFrag);
@@ -195,8 +196,8 @@ export function createGraphView(container, { onSelect = () => {}, onOpen = () =>
   /** Zoom to show the whole graph, or with minScale its start readable (framing.js). */
   function fit({ minScale = 0, focus = null } = {}) {
     if (!layout) return;
-    const el = svg.node(), n = focus && nodes.get(focus);
-    const f = wholeGraphFrame(layout, el.clientWidth || 800, el.clientHeight || 400, direction, { minScale, focusBox: n && n.box });
+    const n = focus && nodes.get(focus);
+    const f = wholeGraphFrame(layout, ...size(), direction, { minScale, focusBox: n && n.box });
     glideTo(zoomIdentity.translate(f.x, f.y).scale(f.k), 0);
   }
 
@@ -208,11 +209,9 @@ export function createGraphView(container, { onSelect = () => {}, onOpen = () =>
   function reveal(id, { jump = false, zoom = true } = {}) {
     const n = nodes.get(id);
     if (!n) return;
-    const el = svg.node();
     // judged where the view is going: a glide under way still moves it
-    const t = glide ? glideTarget : transformOf(el);
-    const x = t.x + n.box.x * t.k, y = t.y + n.box.y * t.k;
-    const w = el.clientWidth || 800, h = el.clientHeight || 400;
+    const t = glide ? glideTarget : transformOf(svg.node());
+    const x = t.x + n.box.x * t.k, y = t.y + n.box.y * t.k, [w, h] = size();
     // the whole box (and its gradient line and note above) in view, with a margin
     const hw = (n.box.width / 2) * t.k + 10, hh = (n.box.height / 2) * t.k + 16;
     const duration = jump || reducedMotion() ? 0 : GLIDE_MS;
@@ -233,15 +232,14 @@ export function createGraphView(container, { onSelect = () => {}, onOpen = () =>
   function fitNodes(ids, { jump = false } = {}) {
     const boxes = ids.map((id) => nodes.get(id)).filter(Boolean).map((n) => n.box);
     if (!boxes.length) return;
-    const el = svg.node(), f = boxesFrame(boxes, el.clientWidth || 800, el.clientHeight || 400);
+    const f = boxesFrame(boxes, ...size());
     glideTo(zoomIdentity.translate(f.x, f.y).scale(f.k), jump || reducedMotion() ? 0 : GLIDE_MS);
   }
 
   /** Whether the whole graph is on screen (judged where a glide is going). */
   function wholeInView() {
     if (!layout) return false;
-    const el = svg.node(), t = glide ? glideTarget : transformOf(el);
-    const w = el.clientWidth || 800, h = el.clientHeight || 400;
+    const t = glide ? glideTarget : transformOf(svg.node()), [w, h] = size();
     return t.x >= -1 && t.y >= -1 && t.x + layout.width * t.k <= w + 1 && t.y + layout.height * t.k <= h + 1;
   }
 
@@ -290,7 +288,9 @@ export function createGraphView(container, { onSelect = () => {}, onOpen = () =>
     svg: svg.node(), setGraph, update, fit, fitNodes, reveal, wholeInView, highlight, nodeElement, keep, onNodeBuilt,
     /** Runs `fn` with every box in the render tree (an export draws the whole graph). */
     whole: (fn) => culler.withAll(fn),
-    destroy: () => { cancelAnimationFrame(glide); svg.on(".zoom", null); svg.remove(); minimap.destroy(); },
+    /** The canvas was resized by something shown beside it: the next measure reads it. */
+    resized: () => canvasSize.stale(),
+    destroy: () => { cancelAnimationFrame(glide); svg.on(".zoom", null); svg.remove(); minimap.destroy(); canvasSize.destroy(); },
   };
 }
 
