@@ -26,11 +26,21 @@ from .summary import _BLAS, SMALL, Deferred, Large, _dot, _plan, dtype_name
 _add, _multiply = numpy.add.reduce, numpy.multiply
 _lowest, _highest = numpy.minimum.reduce, numpy.maximum.reduce
 _BATCHED = 8  # fewer summaries of a shape than this finish alone: stacking would cost more
-# Entries per stack: 64 KiB of float64, under the C allocator's mmap threshold (128 KiB). A
-# larger stack is mapped fresh and handed back each time, every page of it faulted in again
-# in a fresh process (copies.py tells the story): W3's to_dict took 34-39 ms of CPU with
-# stacks of 128 rows of 1,000, 29-34 ms with these (medians of 9, fresh processes).
-_STACKED = 8192
+# Entries per stack: 512 KiB of float64. The stacks and the scratch rows they are worked in are
+# the module's own buffers, made once and reused by every document: a fresh array this large is
+# mapped by the C allocator and handed back each time, every page of it faulted in again (copies.py
+# tells the story), which is why the stacks were kept at 8,192 entries (8 rows of 1,000) before.
+# With buffers that stay, a stack holds 65 such rows, and each NumPy call of the finish (about
+# twenty per stack, microseconds each) is paid 8x less often.
+_STACKED = 65536
+_buffers: list = []  # flat float64 arrays of _STACKED entries each, made on first use
+
+
+def _scratch(which: int, rows: int, cols: int):
+    """A ``rows`` x ``cols`` float64 view of buffer ``which`` (``rows * cols <= _STACKED``)."""
+    while len(_buffers) <= which:
+        _buffers.append(numpy.empty(_STACKED))
+    return _buffers[which][:rows * cols].reshape(rows, cols)
 
 
 def _rows(entries: int) -> int:
@@ -86,12 +96,16 @@ def _finish_deferred(key: tuple, members: list) -> None:
     step = _plan(shape)[1]
     row_step, col_step = step
     name = dtype_name(dtype)
-    rows = _rows(math.prod(shape))
+    entries = math.prod(shape)
+    rows = _rows(entries)
     for first in range(0, len(flats), rows):
-        samples = numpy.stack(flats[first:first + rows])
-        grids = samples.reshape(samples.shape[0], -1, shape[-1])[:, ::row_step, ::col_step]
         chunk = finite[first:first + rows]
-        for (summary, _), json in zip(chunk, _finished(samples, grids, step, [n for _, n in chunk], False)):
+        values = _scratch(0, len(chunk), entries)
+        numpy.stack(flats[first:first + rows], out=values)  # in float64, as sample_stats reads them
+        grids = values.reshape(len(chunk), -1, shape[-1])[:, ::row_step, ::col_step]
+        cells = _scratch(2, len(chunk), grids.shape[1] * grids.shape[2]).reshape(grids.shape)
+        cells[...] = grids
+        for (summary, _), json in zip(chunk, _finished(values, cells, step, [n for _, n in chunk], False)):
             if json is None:
                 continue
             json["shape"], json["dtype"] = list(shape), name
@@ -102,13 +116,16 @@ def _finish_deferred(key: tuple, members: list) -> None:
 
 def _finish_large(key: tuple, members: list) -> None:
     """``Large.to_json`` for summaries whose samples and grids have one shape each."""
-    rows = _rows(members[0].sample.size)
+    sample_size, grid_shape = members[0].sample.size, key[3]
+    rows = _rows(max(sample_size, math.prod(grid_shape)))
     for first in range(0, len(members), rows):
         chunk = members[first:first + rows]
-        samples = numpy.stack([summary.sample.reshape(-1) for summary in chunk])
-        grids = numpy.stack([summary.grid for summary in chunk])
+        values = _scratch(0, len(chunk), sample_size)
+        numpy.stack([summary.sample.reshape(-1) for summary in chunk], out=values)
+        cells = _scratch(2, len(chunk), math.prod(grid_shape)).reshape(len(chunk), *grid_shape)
+        numpy.stack([summary.grid for summary in chunk], out=cells)
         norms = [summary.norm for summary in chunk]
-        for summary, json in zip(chunk, _finished(samples, grids, list(key[5]), norms, False)):
+        for summary, json in zip(chunk, _finished(values, cells, list(key[5]), norms, False)):
             if json is not None:
                 json["shape"], json["dtype"], json["sampled"] = list(summary.shape), dtype_name(summary.dtype), \
                     summary.sampled
@@ -118,35 +135,38 @@ def _finish_large(key: tuple, members: list) -> None:
                 summary._json = json
 
 
-def _finished(samples, grids, step: list, norms: list, sampled: bool) -> list:
+def _finished(values, cells, step: list, norms: list, sampled: bool) -> list:
     """The document's form of each row's summary, ``shape`` and ``dtype`` left to fill in:
-    ``statistics.sample_stats`` and ``statistics.preview`` of finite rows, along the rows,
-    and ``statistics.stat`` of every number. A row whose preview's range overflows (float64
-    entries past 1e308) gets None, and finishes alone."""
+    ``statistics.sample_stats`` of each row of ``values`` and ``statistics.preview`` of each
+    grid of ``cells`` (both float64, C-ordered, finite), along the rows, and ``statistics.stat``
+    of every number. A row whose preview's range overflows (float64 entries past 1e308) gets
+    None, and finishes alone."""
     with numpy.errstate(all="ignore"):  # squares of huge float64 entries: None, never a warning
-        return _finished_quietly(samples, grids, step, norms, sampled)
+        return _finished_quietly(values, cells, step, norms, sampled)
 
 
-def _finished_quietly(samples, grids, step: list, norms: list, sampled: bool) -> list:
-    values = samples.astype(numpy.float64)
-    count = values.shape[1]
-    means = _add(values, axis=1) / count
-    deviations = values - means[:, None]
+def _finished_quietly(values, cells, step: list, norms: list, sampled: bool) -> list:
+    count, per_row = values.shape
+    means = _add(values, axis=1) / per_row
+    deviations = _scratch(1, count, per_row)
+    numpy.subtract(values, means[:, None], out=deviations)
     _multiply(deviations, deviations, out=deviations)
-    stds = numpy.sqrt(_add(deviations, axis=1) / count)  # math.sqrt's number: both round correctly
+    stds = numpy.sqrt(_add(deviations, axis=1) / per_row)  # math.sqrt's number: both round correctly
 
-    cells = grids.astype(numpy.float64)
-    flat_cells = cells.reshape(cells.shape[0], -1)
+    flat_cells = cells.reshape(count, -1)  # C-ordered: a view
     grid_lows, grid_highs = _lowest(flat_cells, axis=1), _highest(flat_cells, axis=1)
     ranges = grid_highs - grid_lows
     scales = numpy.where(ranges > 0, TOP / numpy.where(ranges > 0, ranges, 1.0), 0.0)
-    codes = numpy.rint((cells - grid_lows[:, None, None]) * scales[:, None, None]).astype(numpy.uint8)
+    scaled = _scratch(1, count, flat_cells.shape[1])  # the deviations are done with
+    numpy.subtract(flat_cells, grid_lows[:, None], out=scaled)
+    _multiply(scaled, scales[:, None], out=scaled)
+    codes = numpy.rint(scaled, out=scaled).astype(numpy.uint8)
     numbers = numpy.stack([_lowest(values, axis=1), _highest(values, axis=1), means, stds,
                            numpy.asarray(norms, dtype=numpy.float64), grid_lows, grid_highs], axis=1)
     rounded = _stats(numbers.reshape(-1).tolist())
-    rows, cols = int(grids.shape[1]), int(grids.shape[2])
+    rows, cols = int(cells.shape[1]), int(cells.shape[2])
     finished = []
-    for k in range(values.shape[0]):
+    for k in range(count):
         if ranges[k] == math.inf:
             finished.append(None)
             continue
