@@ -105,8 +105,11 @@ def _build(records) -> dict:
     lines: dict = {}
     nodes = [_finished(n, lines) for n in records.nodes if n["id"] not in dropped]
     edges = [{"src": src, "dst": dst, "arg": arg} for src, dst, arg in records.edges]
-    events = [_finished(e, lines) for e in records.events
-              if not (e["type"] == "create" and e["node"] in dropped)]
+    # a create event holds ids and flags only: copied as it is (half the events)
+    events = [(e.copy() if e["node"] not in dropped else None) if e["type"] == "create" else _finished(e, lines)
+              for e in records.events]
+    if dropped:
+        events = [e for e in events if e is not None]
     roots = {root for e in events if e["type"] == "backward_begin" for root in e.get("roots", ())}
     name_unlabelled(nodes, edges, roots)
     for node in nodes:

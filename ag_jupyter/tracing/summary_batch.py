@@ -33,7 +33,9 @@ def finish_all(summaries) -> None:
     """Finish every ``Deferred`` and ``Large`` summary of ``summaries`` that the batch can
     (see the module doc); each one's ``to_json`` then returns the dict computed here."""
     groups: dict = {}
-    for summary in summaries:
+    # each once: a gradient's summary is met two or three times (sent, received, stored)
+    distinct = {id(summary): summary for summary in summaries if summary is not None}
+    for summary in distinct.values():
         if summary.__class__ is Deferred:
             if summary._summary is not None:
                 summary = summary._summary
@@ -44,7 +46,7 @@ def finish_all(summaries) -> None:
             _group_large(summary, groups)
     for key, members in groups.items():
         if len(members) >= _BATCHED:
-            (_finish_deferred if key[0] == "deferred" else _finish_large)(key, list(members.values()))
+            (_finish_deferred if key[0] == "deferred" else _finish_large)(key, members)
 
 
 def _group_deferred(summary, groups: dict) -> None:
@@ -53,7 +55,7 @@ def _group_deferred(summary, groups: dict) -> None:
     if array.__class__ is not numpy.ndarray or array.size <= SMALL or len(array.shape) == 4 \
             or not _BLAS.get(array.dtype, False):
         return
-    groups.setdefault(("deferred", array.shape, array.dtype), {})[id(summary)] = summary  # once each
+    groups.setdefault(("deferred", array.shape, array.dtype), []).append(summary)
 
 
 def _group_large(summary: Large, groups: dict) -> None:
@@ -62,7 +64,7 @@ def _group_large(summary: Large, groups: dict) -> None:
         return
     sample, grid = summary.sample, summary.grid
     key = ("large", sample.shape, sample.dtype, grid.shape, grid.dtype, tuple(summary.step))
-    groups.setdefault(key, {})[id(summary)] = summary
+    groups.setdefault(key, []).append(summary)
 
 
 def _finish_deferred(key: tuple, members: list) -> None:
