@@ -61,18 +61,26 @@ def _summaries(records):
                 yield grad.get("total")
 
 
+_SUMMARY_KEYS = ("value", "grad", "grad_output")
+
+
 def _finished(record: dict, lines: dict) -> dict:
     """A copy of a node or event record in the document's form: summaries finished
     (see ``summary.Large``) and source lines looked up."""
     item = dict(record)
     line = item.pop("line", None)
     if line is not None:
-        if line not in lines:
-            lines[line] = as_json(line)
-        item["line"] = lines[line]
-    for key in ("value", "grad", "grad_output"):
-        if item.get(key) is not None:
-            item[key] = to_json(item[key])
+        # by the code object's identity (the records keep it alive): a code object hashes its
+        # contents on every look-up, nested functions' code included, 13 us for a long cell's
+        where = (id(line[0]), line[1])
+        done = lines.get(where)
+        if done is None:
+            done = lines[where] = as_json(line)
+        item["line"] = done
+    for key in _SUMMARY_KEYS:
+        summary = item.get(key)
+        if summary is not None:
+            item[key] = to_json(summary)
     if "grad_inputs" in item:
         item["grad_inputs"] = [_finished_grad(g) for g in item["grad_inputs"]]
     if item.get("saved"):

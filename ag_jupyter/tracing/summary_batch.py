@@ -71,8 +71,9 @@ def _finish_deferred(key: tuple, members: list) -> None:
     """What ``Deferred.summary`` then ``Large.to_json`` would make, for arrays of one shape."""
     _, shape, dtype = key
     flats, finite = [], []
+    flat_already = len(shape) == 1
     for summary in members:  # the norm, one BLAS call each: a row-wise sum would add in another order
-        flat = summary.array.reshape(-1)
+        flat = summary.array if flat_already else summary.array.reshape(-1)
         squares = float(_dot(flat, flat))
         if squares - squares == 0.0:  # finite: no NaN, no inf (else it finishes alone, counting them)
             finite.append((summary, math.sqrt(squares)))
