@@ -146,7 +146,9 @@ class Tensor(TensorMath, TensorInPlace, TensorCompare, TensorRandom, TensorFamil
         if isinstance(self._data, numpy.generic):  # a 0-d result kept as a NumPy scalar: give it memory to share
             self._data = numpy.asarray(self._data)
         data = self._data
-        return _wrap(versions.own_counter(data.view(), data), False, None)
+        detached = _wrap(versions.own_counter(data.view(), data), False, None)
+        detached._view = None  # not an autograd view (as in PyTorch); set, so the update's check finds it at once
+        return detached
 
     @data.setter
     def data(self, other: "Tensor") -> None:

@@ -21,13 +21,25 @@ def update_operator(op):
     ufunc = _writing_ufunc(op)
 
     def operator(self, other):
-        if ufunc is None or state.grad_enabled:
+        if ufunc is None:
             return inplace(self, op, other)
-        if _ufunc_in_place(self, ufunc, other):
+        # nothing records (no_grad, or ``p.data += -lr * p.grad``): the ufunc writes in place
+        if (not state.grad_enabled or not _records(self, other)) and _ufunc_in_place(self, ufunc, other):
             return self
+        if state.grad_enabled:
+            return inplace(self, op, other)
         return _through_op(self, op, (other,), None, None, False)  # no_grad: nothing records
 
     return operator
+
+
+def _records(tensor, other) -> bool:
+    """Whether ``tensor op= other`` joins the graph (grad mode on): either side requires grad,
+    or the tensor views one that does."""
+    if tensor._requires_grad or (other.__class__ in TENSOR_TYPES and other._requires_grad):
+        return True
+    record = getattr(tensor, "_view", None)
+    return record is not None and record.base._requires_grad
 
 
 def _writing_ufunc(op):
@@ -181,7 +193,8 @@ def _ufunc_in_place(tensor, ufunc, value) -> bool:
     target = tensor._data
     # A read-only target (a broadcast view) or a NumPy scalar makes the ufunc raise before
     # it writes anything: no need to read .flags, which builds a new object each time.
-    if getattr(target, "base", True) is not None and not versions.is_data_view(target) \
+    data_view = getattr(target, "base", True) is not None
+    if data_view and not versions.is_data_view(target) \
             or target.dtype.kind != "f":  # ``w.data``'s view is all of w's memory, laid out as w's
         return False
     if value.__class__ in TENSOR_TYPES:
@@ -194,7 +207,7 @@ def _ufunc_in_place(tensor, ufunc, value) -> bool:
         ufunc(target, value, target)  # out, positionally: ufuncs read keywords slower
     except (ValueError, TypeError):
         return False  # the general path raises PyTorch's message for the same input
-    versions.bump(target)
+    versions.bump(target, own=data_view)
     return True
 
 

@@ -31,9 +31,9 @@ clock = 0
 # ``w.data -= lr * w.grad`` does not trip the check of a graph that saved ``w``. A view
 # taken of ``w.data`` (``w.data[0].fill_(1)``) still counts as ``w``'s: NumPy and CuPy point
 # every view's ``.base`` at the memory's owner, so nothing leads back to the marked array.
-# id -> a weak reference whose callback forgets the array's counter and history when it dies
-# (so ``bump`` needs no ``weakref.finalize`` of its own for one: ``p.data += -lr * p.grad``
-# makes a new view each step, and a finalize each time was most of that update's cost).
+# id -> (a weak reference whose callback forgets the array's counter and history when it dies,
+# id of the array it views). One dict, no ``weakref.finalize``: ``p.data += -lr * p.grad``
+# makes a new view each step, and each extra registration was a visible part of that update.
 _own_counters: dict = {}
 
 
@@ -42,26 +42,23 @@ def _forget(key: int) -> None:
     _history.pop(key, None)
 
 
-_views_of: weakref.WeakValueDictionary = weakref.WeakValueDictionary()  # (id(view), id(origin)) -> view
-
-
 def own_counter(view, origin):
     """Give ``view`` (a fresh view of all of ``origin``) a version counter of its own; return it."""
     key = id(view)
-    _own_counters[key] = weakref.ref(view, lambda _, key=key: _forget(key))
-    _views_of[key, id(origin)] = view
+    _own_counters[key] = (weakref.ref(view, lambda _, key=key: _forget(key)), id(origin))
     return view
 
 
 def is_data_view(array) -> bool:
     """Whether ``array`` is a view ``own_counter`` made (what ``.data`` hands out)."""
-    ref = _own_counters.get(id(array))
-    return ref is not None and ref() is array
+    entry = _own_counters.get(id(array))
+    return entry is not None and entry[0]() is array
 
 
 def counts_for(array, origin) -> bool:
     """Whether ``array`` is a view ``own_counter`` made of all of ``origin`` (``w.data``)."""
-    return _views_of.get((id(array), id(origin))) is array
+    entry = _own_counters.get(id(array))
+    return entry is not None and entry[1] == id(origin) and entry[0]() is array
 
 
 def _owner(array):
@@ -71,16 +68,17 @@ def _owner(array):
     return array
 
 
-def bump(array) -> None:
-    """Record an in-place change of ``array`` (and of every view of its memory)."""
+def bump(array, own: bool = False) -> None:
+    """Record an in-place change of ``array`` (and of every view of its memory); ``own``: the
+    caller knows ``array`` is a ``.data`` view, which counts its own versions."""
     global clock
     clock += 1
-    owner = array if getattr(array, "base", None) is None else _owner(array)  # most own their memory
+    owner = array if own or getattr(array, "base", None) is None else _owner(array)  # most own their memory
     key = id(owner)
     changes = _history.get(key)
     if changes is None:
         changes = _history[key] = [0]
-        if not is_data_view(owner):  # a .data view's weak reference forgets it (own_counter)
+        if not own and not is_data_view(owner):  # a .data view's weak reference forgets it (own_counter)
             weakref.finalize(owner, _history.pop, key, None)
     changes.append(clock)
     if len(changes) > _LONGEST:

@@ -50,6 +50,9 @@ class LogSoftmax(Op):
             out = self.out = x.copy()
             return out
         require_floating(x, "log_softmax")
+        if x.__class__ is numpy.ndarray and x.ndim == 2 and self.dim == 1:
+            out = self.out = _log_softmax_rows(x)
+            return out
         xp = array_module(x)
         shifted = x - x.max(axis=self.dim, keepdims=True)
         out = self.out = shifted - xp.log(xp.exp(shifted).sum(axis=self.dim, keepdims=True))
@@ -61,6 +64,28 @@ class LogSoftmax(Op):
         if grad.__class__ is not numpy.ndarray and not F.records and gpu_kernels.fusable(grad, out, summed):
             return (gpu_kernels.log_softmax_backward(grad, out, summed),)  # one launch for exp, *, -
         return (grad - F.exp(out) * summed,)
+
+
+def _log_softmax_rows(x):
+    """``log_softmax`` of (N, C) class scores over C, on NumPy, writing into the arrays it made.
+    The rows are short, and NumPy reduces each row separately (a cost per row): their maxima
+    come from the columns of a transposed copy, their sums from a product with ones, each half
+    the cost of the row-wise reduction."""
+    largest = numpy.maximum.reduce(numpy.ascontiguousarray(x.T), 0)[:, None]
+    shifted = numpy.subtract(x, largest)
+    total = numpy.dot(numpy.exp(shifted), _ones(x.shape[1], x.dtype))[:, None]
+    return numpy.subtract(shifted, numpy.log(total, out=total), out=shifted)
+
+
+_ONES: dict = {}
+
+
+def _ones(length: int, dtype):
+    ones = _ONES.get((length, dtype))
+    if ones is None:
+        ones = _ONES[length, dtype] = numpy.ones(length, dtype)
+        ones.flags.writeable = False
+    return ones
 
 
 def _axis(dim, x):

@@ -107,18 +107,29 @@ class NllLoss(Op):
         ignored = None if low >= 0 else flat == ignore_index
         any_ignored = ignored is not None and bool(ignored.any())
         safe = xp.where(ignored, 0, flat) if any_ignored else flat
-        if safe.size and ((low < 0 and int(_least(safe)) < 0) or int(_most(safe)) >= classes):
-            bad = safe[(safe < 0) | (safe >= classes)][0]
-            raise IndexError(f"Target {int(bad)} is out of bounds.")
+        # NumPy's own indexing below refuses a target past the classes (none is negative by
+        # then); CuPy's wraps, so it is checked first
+        if safe.size and ((low < 0 and int(_least(safe)) < 0) or (xp is not numpy and int(_most(safe)) >= classes)):
+            raise _out_of_bounds(safe, classes)
         w = None  # None: every target weighs 1 (the common case, kept cheap)
         if weight is not None or any_ignored:
             w = weight._data[safe] if weight is not None else xp.ones(safe.shape, x.dtype)
             if any_ignored:
                 w = w * ~ignored
-        picked = rows[xp.arange(safe.size), safe]
-        losses = -picked if w is None else -picked * w
+        try:
+            picked = rows[xp.arange(safe.size), safe]
+        except IndexError:
+            raise _out_of_bounds(safe, classes) from None
         self.target, self.weights, self.reduction = safe, w, reduction
         self.in_shape, self.dtype = x.shape, x.dtype
+        # minus the sum of picked is the sum of -picked, exactly, and one array fewer
+        if w is None and reduction != "none" and safe.size:
+            total = -(numpy.add.reduce(picked) if picked.__class__ is numpy.ndarray else picked.sum())
+            if reduction == "mean":
+                self.total = safe.size
+                return total / self.total
+            return total
+        losses = -picked if w is None else -picked * w
         if reduction == "mean":
             self.total = safe.size if w is None else w.sum()
             return losses.sum() / self.total
@@ -172,6 +183,11 @@ class NllLoss(Op):
             dim = 0 if len(self.in_shape) == 1 else 1
             grad = F.reshape(grad, tuple(1 if i == dim else s for i, s in enumerate(self.in_shape)))
         return (grad * F.constant(local),)
+
+
+def _out_of_bounds(targets, classes: int) -> IndexError:
+    bad = targets[(targets < 0) | (targets >= classes)][0]
+    return IndexError(f"Target {int(bad)} is out of bounds.")
 
 
 def _least(x):

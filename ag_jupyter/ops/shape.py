@@ -17,6 +17,18 @@ def sizes_from(args) -> tuple:
     return tuple(args)
 
 
+def _check_shape(shape: tuple, size: int) -> None:
+    """PyTorch's refusal of a shape that cannot hold ``size`` elements."""
+    known = [s for s in shape if s != -1]
+    total = 1
+    for s in known:
+        total *= s
+    if shape.count(-1) > 1 or any(s < -1 for s in shape) or (
+        total != size if -1 not in shape else (total == 0 or size % total)
+    ):
+        raise RuntimeError(f"shape '{list(shape)}' is invalid for input of size {size}")
+
+
 class Reshape(ViewOp):
     """``reshape``/``view``: a view when the memory allows it (as PyTorch decides), else a
     copy; ``view`` (``must_view``) refuses to copy, as PyTorch's does."""
@@ -29,16 +41,18 @@ class Reshape(ViewOp):
     def forward(self, a, shape, must_view=False):
         x = a._data
         self.in_shape = x.shape
-        known = [s for s in shape if s != -1]
-        size = 1
-        for s in known:
-            size *= s
-        if shape.count(-1) > 1 or any(s < -1 for s in shape) or (
-            size != x.size if -1 not in shape else (size == 0 or x.size % size)
-        ):
-            raise RuntimeError(f"shape '{list(shape)}' is invalid for input of size {x.size}")
-        out = x.reshape(shape)
-        if must_view and x.size > 1 and not array_module(x).may_share_memory(x, out):
+        # NumPy refuses the shapes PyTorch refuses (the message is PyTorch's) but one: it
+        # reads any negative size as -1
+        try:
+            out = x.reshape(shape)
+        except (ValueError, TypeError):
+            _check_shape(shape, x.size)
+            raise
+        if shape and min(shape) < -1:
+            _check_shape(shape, x.size)
+        # a view's ``base`` is the memory's owner; only a copy's is some other array
+        if must_view and x.size > 1 and out.base is not (x if x.base is None else x.base) \
+                and not array_module(x).may_share_memory(x, out):
             raise RuntimeError(
                 f"view size is not compatible with input tensor's size and stride (at least one "
                 f"dimension spans across two contiguous subspaces). Use .reshape(...) instead "
