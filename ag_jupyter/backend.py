@@ -155,7 +155,34 @@ def move(array, target: device):
 
 def scatter_add(out, key, values) -> None:
     """``out[key] += values`` with repeated indices adding up (``add.at``; CuPy has it too)."""
+    if out.__class__ is numpy.ndarray and _rows_by_product(out, key, values):
+        return
     array_module(out).add.at(out, key, values)
+
+
+_ONE_HOT_LIMIT = 1 << 16  # elements of the one-hot matrix: an embedding table's rows x the lookups
+
+
+def _rows_by_product(out, key, values) -> bool:
+    """``out[rows] += values`` for a small table of floats as one product, ``one_hot(rows).T @
+    values``: NumPy's ``add.at`` costs twice that for an embedding's gradient (``C[X]``). An
+    infinite or NaN value would spread through the product's zeros to every row, so a result
+    that is not all finite is left to ``add.at``. Returns whether it wrote ``out``."""
+    if key.__class__ is not numpy.ndarray or key.dtype.kind not in "iu" or out.dtype not in _PRODUCT_DTYPES \
+            or not out.ndim or not 0 < key.size * out.shape[0] <= _ONE_HOT_LIMIT \
+            or values.__class__ is not numpy.ndarray or values.shape != key.shape + out.shape[1:]:
+        return False
+    rows = key.reshape(-1)
+    one_hot = numpy.zeros((out.shape[0], rows.size), out.dtype)
+    one_hot[rows, numpy.arange(rows.size)] = 1  # a negative row counts from the end, as in add.at
+    summed = numpy.dot(one_hot, values.astype(out.dtype, copy=False).reshape(rows.size, -1))
+    if not numpy.isfinite(summed).all():
+        return False
+    out += summed.reshape(out.shape)
+    return True
+
+
+_PRODUCT_DTYPES = (numpy.dtype(numpy.float32), numpy.dtype(numpy.float64))
 
 
 def same_device_error(first: device, second: device) -> RuntimeError:
