@@ -24,7 +24,9 @@ import numpy
 from .statistics import STACKED, finished_rows, scratch, stat
 from .summary import _BLAS, SMALL, Deferred, Large, _dot, _plan, dtype_name
 
-_BATCHED = 8  # fewer summaries of a shape than this finish alone: stacking would cost more
+_BATCHED = 8  # fewer summaries of a shape than this finish alone (a stack of one row each)
+
+
 def _rows(entries: int) -> int:
     return max(1, STACKED // max(entries, 1))
 
