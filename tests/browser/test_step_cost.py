@@ -13,12 +13,15 @@ PRESSES = ["ArrowLeft"] * 6 + ["ArrowRight"] * 6
 
 # Counts, per key press, the DOM nodes it changed: an attribute's or a text's owner, each
 # node added or removed. The camera's own moves are counted apart: the viewport's
-# transform, the overview's frame, and the boxes that enter or leave the render tree as
-# the view pans (their style): those scale with the view, not with the graph.
+# transform, the overview's frame, and the boxes and edges that enter or leave the
+# document as the view pans (added to or taken from their layer, cull.js): those scale
+# with the view, not with the graph.
 OBSERVE = """() => {
   const root = document.querySelector('.ag-graph');
   window.stepMutations = { step: new Set(), camera: new Set() };
+  const layer = (el) => el.classList?.contains('ag-nodes') || el.classList?.contains('ag-edges');
   const camera = (r) => r.attributeName === 'style' || r.target.closest?.('.ag-minimap')
+    || (r.type === 'childList' && layer(r.target))
     || (r.attributeName === 'transform' && r.target.classList?.contains('ag-viewport'));
   window.stepObserver = new MutationObserver((records) => {
     for (const r of records) {
@@ -81,4 +84,18 @@ def test_a_step_changes_as_many_dom_nodes_at_1000_nodes_as_at_200(page, site):
     # a big graph keeps only what is near the view in the render tree
     assert big_drawn < 400, big_drawn
     assert small_drawn == small_nodes
+    assert ignore_favicon(page.console_errors) == []
+
+
+def test_at_10000_nodes_a_step_changes_what_it_does_at_1000_and_the_page_holds_the_view(page, site):
+    """Ten times the graph, the same step: the same DOM nodes changed per press, and only
+    what is near the view is in the document (cull.js), made as it first comes near."""
+    _, mid, _ = mutations_per_step(page, site, 500)
+    huge_nodes, huge, huge_drawn = mutations_per_step(page, site, 5000)
+    assert huge_nodes == 10001
+    assert [c["step"] for c in huge] == [c["step"] for c in mid], (mid, huge)
+    assert max(c["camera"] for c in huge) <= 300, huge
+    assert huge_drawn < 400, huge_drawn
+    elements = page.evaluate("() => document.querySelectorAll('.ag-graph *').length")
+    assert elements < 10_000, f"{elements} elements for {huge_nodes} nodes: the whole graph was made"
     assert ignore_favicon(page.console_errors) == []

@@ -6,6 +6,7 @@
 import { phaseSegments, passRange, stripLine } from "../model/timeline.js";
 import { createCursor, displayChanges } from "../model/cursor.js";
 import { displayGraph, displayState } from "../model/collapse.js";
+import { patchDisplayState } from "../model/displaypatch.js";
 import { layoutGraph } from "../model/layout.js";
 import { findOutlines } from "../model/outlines.js";
 import { comparePasses, passOptions } from "../model/passes.js";
@@ -41,7 +42,7 @@ export function mountWidget(model, el, host) {
   let display = null, layout = null, layoutKey = "", passMarks = null, index = null, segments = [], passes = [];
   // A step moves the cursor one event and redraws what that event changed (cursor.js);
   // drawn: what the last full redraw used, so a change of those redraws everything.
-  let cursor = null, state = null, drawn = null;
+  let cursor = null, state = null, drawn = null, ds = null;
 
   const controls = createControls(root, { onAction: act });
   const strip = createCodeStrip(root);
@@ -103,15 +104,15 @@ export function mountWidget(model, el, host) {
     if (!problem.hidden) return;
     if (!cursor || cursor.index !== index) { cursor = Object.assign(createCursor(index), { index }); drawn = null; }
     state = cursor.moveTo(get("step"));
-    const ds = displayState(display, state);
-    const selected = get("selected");
+    const selected = get("selected"), only = onlyChanged(state.changed, selected);
+    ds = only ? patchDisplayState(ds, display, state) : displayState(display, state); // what changed, or all
     legend.update(state.phase, get("direction") === "TB" ? "TB" : "LR");
     predict.show(index, state.step, !!get("predict"));
     graph.update(ds, { selected, added: passMarks && passMarks.added,
       unused: passMarks && new Set(passMarks.unused.map((id) => display.groupOf.get(id))),
-      errorType: state.error ? state.error.type : "" }, onlyChanged(state.changed, selected));
+      errorType: state.error ? state.error.type : "" }, only);
     camera.followStep(state.step, viewpoint(index, state, display));
-    nav.update(index, ds, state);
+    nav.update(index, ds, state, only);
     announcer.say(stepSentence(index, state, { hideGradients: !!get("predict") }), { playing: !!get("playing") });
     root.classList.toggle("ag-animate", !!get("animate"));
     root.dataset.phase = state.phase;

@@ -109,14 +109,9 @@ export function displayState(display, state) {
   const g = (id) => (id ? display.groupOf.get(id) || null : null);
   const visible = new Set();
   for (const id of state.visible) { const d = g(id); if (d) visible.add(d); }
-  const lit = new Set(), active = new Map();
-  for (const e of display.edges) {
-    for (const m of e.members) {
-      if (state.lit.has(m)) lit.add(e.key);
-      const a = state.active.get(m);
-      if (a && !active.has(e.key)) active.set(e.key, a);
-    }
-  }
+  const lit = new Set(), edgeOf = displayEdgeOf(display);
+  for (const m of state.lit) { const d = edgeOf.get(m); if (d) lit.add(d); }
+  const active = displayActive(display, state.active);
   const mapKeys = (m) => { const out = new Map(); for (const [k, v] of m) { const d = g(k); if (d) out.set(d, v); } return out; };
   const mapSet = (s) => { const out = new Set(); for (const k of s) { const d = g(k); if (d) out.add(d); } return out; };
   return { visible, current: g(state.current), lit, active, grads: mapKeys(state.grads),
@@ -125,6 +120,27 @@ export function displayState(display, state) {
     error: state.error ? g(state.error.node) : null,
     dead: state.dead && state.dead.size ? allMembers(display, state.dead) : new Set(),
     updated: mapKeys(state.updated || new Map()) };
+}
+
+const edgeOwners = new WeakMap(); // display graph -> Map(trace edge key -> display edge key)
+
+/** Map(trace edge key -> the display edge that stands for it). */
+export function displayEdgeOf(display) {
+  let owner = edgeOwners.get(display);
+  if (!owner) {
+    owner = new Map();
+    for (const e of display.edges) for (const m of e.members) owner.set(m, e.key);
+    edgeOwners.set(display, owner);
+  }
+  return owner;
+}
+
+/** The step's active edges (few) seen through the display graph: parallel edges merged
+ * into one show the first one's gradient. */
+export function displayActive(display, active) {
+  const out = new Map(), edgeOf = displayEdgeOf(display);
+  for (const [m, a] of active) { const d = edgeOf.get(m); if (d && !out.has(d)) out.set(d, a); }
+  return out;
 }
 
 // The display nodes all of whose members are in `ids` (a module box is dead only whole).

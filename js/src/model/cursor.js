@@ -5,6 +5,7 @@
 // traces); `changed` names the nodes and edges whose look the move may have changed,
 // so the view redraws only those. Pure: no DOM.
 import { eventNode, edgeKey, clamp, activeEdges, deadBranches, keptAcrossPasses } from "./timeline.js";
+import { displayEdgeOf } from "./collapse.js";
 
 /** @param {ReturnType<typeof import("./timeline.js").indexTrace>} index */
 export function createCursor(index) {
@@ -110,9 +111,10 @@ export function createCursor(index) {
   }
 
   function replaceGradNone(next) {
-    for (const id of s.gradNone) node(id);
-    for (const id of next) node(id);
+    const old = s.gradNone, touch = () => { for (const id of old) node(id); for (const id of next) node(id); };
+    touch();
     field("gradNone", next);
+    log.push(touch); // undone, the old set's nodes change back too
   }
 
   function reset() {
@@ -160,19 +162,12 @@ export function createCursor(index) {
   return { moveTo, get step() { return step; } };
 }
 
-const edgeOwners = new WeakMap(); // display graph -> Map(trace edge key -> display edge key)
-
 /** A move's `changed` seen through the display graph (boxes stand for their members):
  * {nodes: Set of display ids, edges: Set of display edge keys}, or null when the whole
  * view must be redrawn. */
 export function displayChanges(display, changed) {
   if (!changed || changed.all) return null;
-  let owner = edgeOwners.get(display);
-  if (!owner) {
-    owner = new Map();
-    for (const e of display.edges) for (const m of e.members) owner.set(m, e.key);
-    edgeOwners.set(display, owner);
-  }
+  const owner = displayEdgeOf(display);
   const nodes = new Set(), edges = new Set();
   for (const id of changed.nodes) { const d = display.groupOf.get(id); if (d) nodes.add(d); }
   for (const key of changed.edges) { const d = owner.get(key); if (d) edges.add(d); }

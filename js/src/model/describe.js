@@ -103,14 +103,23 @@ const spokenName = (node) => (node && node.kind === "op" ? opWord(node) : nodeNa
 
 /** The graph itself: how many nodes, its output(s), where the step is. */
 export function graphLabel(index, display, state) {
-  const outputs = display.nodes.filter((d) => d.role === "output").map((d) => {
-    const node = index.nodes.get(d.id), v = node && scalarText(node.value);
-    return v !== null && v !== undefined ? `${tensorName(node)} = ${v}` : tensorName(node);
-  });
+  const outputs = outputWords(index, display);
   const where = !state.event ? "nothing built yet"
     : `step ${state.step} of ${state.total}, ${state.phase}${state.current ? ` at ${spokenName(index.nodes.get(state.current))}` : ""}`;
   const out = outputs.length ? `, output ${outputs.slice(0, 3).join(" and ")}` : "";
   return spoken(`computation graph, ${count(display.nodes.length, "node")}${out}; ${where}`);
+}
+
+const outputsSaid = new WeakMap(); // display -> {index, words}: said each step, found once
+function outputWords(index, display) {
+  const known = outputsSaid.get(display);
+  if (known && known.index === index) return known.words;
+  const words = display.nodes.filter((d) => d.role === "output").map((d) => {
+    const node = index.nodes.get(d.id), v = node && scalarText(node.value);
+    return v !== null && v !== undefined ? `${tensorName(node)} = ${v}` : tensorName(node);
+  });
+  outputsSaid.set(display, { index, words });
+  return words;
 }
 
 /** The sentence that announces the step on screen (state: timeline.stateAt): the

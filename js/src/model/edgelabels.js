@@ -25,9 +25,7 @@ function boxRect(b) {
  */
 export function placeEdgeLabel(points, text, boxes, direction = "LR", placed = []) {
   const w = CHAR * text.length + 4, h = HEIGHT;
-  const i = Math.floor(points.length / 2);
-  const p = points[i] || points[0], q = points[Math.max(0, i - 1)];
-  const mid = [(p[0] + q[0]) / 2, (p[1] + q[1]) / 2];
+  const { p, q, mid } = middle(points);
   // along the edge's cross axis: above/below in LR, right/left in TB, farther each time
   const steps = [];
   for (let k = 0; k < 6; k++) {
@@ -49,7 +47,7 @@ export function placeEdgeLabel(points, text, boxes, direction = "LR", placed = [
     steps.push(...around);
   }
   // only the boxes that a candidate could touch are checked (big graphs stay cheap)
-  const reach = RINGS * Math.max(GRID_X, GRID_Y) + w + 80;
+  const reach = reachOf(w);
   const rects = [];
   for (const b of boxes) {
     if (Math.abs(b.x - mid[0]) < reach + b.width / 2 && Math.abs(b.y - mid[1]) < reach + b.height / 2) rects.push(boxRect(b));
@@ -64,4 +62,19 @@ export function placeEdgeLabel(points, text, boxes, direction = "LR", placed = [
   }
   const [dx, dy] = steps[0];
   return { x: mid[0] + dx, y: mid[1] + dy };
+}
+
+function middle(points) {
+  const i = Math.floor(points.length / 2);
+  const p = points[i] || points[0], q = points[Math.max(0, i - 1)];
+  return { p, q, mid: [(p[0] + q[0]) / 2, (p[1] + q[1]) / 2] };
+}
+
+const reachOf = (w) => RINGS * Math.max(GRID_X, GRID_Y) + w + 80;
+
+/** The area where the label of `text` on the edge through `points` may go: a box
+ * outside it is never in the way (pass placeEdgeLabel only the boxes that meet it). */
+export function labelArea(points, text) {
+  const { mid } = middle(points), reach = reachOf(CHAR * text.length + 4);
+  return { x0: mid[0] - reach, x1: mid[0] + reach, y0: mid[1] - reach, y1: mid[1] + reach };
 }

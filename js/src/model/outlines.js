@@ -96,8 +96,13 @@ function lineRepeats(index, parent) {
   const items = parent.items;
   const ops = [];
   items.forEach((it, i) => { if (it.node && it.node.kind === "op") ops.push(i); });
-  const sig = (i) => { const n = index.nodes.get(items[i].node.id); return `${n.op}@${site(n.line)}`; };
-  const plain = (a, b) => items.slice(a, b).every((it) => it.node); // no module call between
+  const sigs = new Map(ops.map((i) => { const n = index.nodes.get(items[i].node.id); return [i, `${n.op}@${site(n.line)}`]; }));
+  const sig = (i) => sigs.get(i);
+  // calls[i]: module calls among items[0..i), so "none between a and b" costs O(1)
+  // (checked by slicing, a 5,000-op loop took ~0.4 s of the first picture)
+  const calls = [0];
+  items.forEach((it, i) => calls.push(calls[i] + (it.node ? 0 : 1)));
+  const plain = (a, b) => calls[b] === calls[a]; // no module call between
   let k = 0;
   while (k < ops.length) {
     let best = null;

@@ -1,21 +1,27 @@
-// Only what is near the view is in the render tree. Chromium paints an SVG's every
+// Only what is near the view is in the document. Chromium paints an SVG's every
 // child whenever anything in it changes (no per-element paint caching inside an SVG),
 // so on a big graph one class flipped on a step repainted every box: ~0.1 ms a node
-// a frame. Boxes and edges far outside the view get display: none, found through a
-// grid of cells, so a pan costs what enters and leaves the view and a step's frame
-// paints what is on screen. Small graphs are left whole.
+// a frame. Boxes and edges far outside the view are taken out of their layer, found
+// through a grid of cells, so a pan costs what enters and leaves the view and a step's
+// frame paints what is on screen (display: none was not enough: at 10,000 nodes the
+// hidden children still cost ~40 ms of layout and pre-paint a frame). Small graphs are
+// left whole.
 const CELL = 512; // graph units a cell
 export const CULL_MIN = 300; // display nodes below which nothing is culled
 
-/** items: [{el, x0, y0, x1, y1}] (graph coordinates); boxes: how many of them are node boxes. */
+/** items: [{el, layer, x0, y0, x1, y1, make?}] (graph coordinates; layer: the element `el`
+ * lives in; `el` null: not made yet, `make()` makes it as it first comes near the view);
+ * boxes: how many of them are node boxes. */
 export function createCuller() {
   let cells = new Map(), items = [], shown = new Set(), pinned = new Set(), whole = true;
 
+  const hide = (it) => { if (it.el) it.el.remove(); };
+  const show = (it) => it.layer.appendChild(it.el || (it.el = it.make()));
+
   function setItems(list, boxes) {
-    for (const it of items) it.el.style.display = "";
     items = list;
     cells = new Map();
-    shown = new Set(items);
+    shown = new Set(items.filter((it) => it.el));
     whole = boxes < CULL_MIN;
     if (whole) return;
     for (const it of items) {
@@ -42,22 +48,23 @@ export function createCuller() {
         for (let r = Math.floor(y0 / CELL); r <= Math.floor(y1 / CELL); r++) for (const it of cells.get(`${c},${r}`) || []) next.add(it);
       }
     }
-    for (const it of shown) if (!next.has(it)) it.el.style.display = "none";
-    for (const it of next) if (!shown.has(it)) it.el.style.display = "";
+    for (const it of shown) if (!next.has(it)) hide(it);
+    for (const it of next) if (!shown.has(it)) show(it);
     shown = next;
   }
 
-  /** Items always in the render tree (the current node: tests and the camera measure it). */
+  /** Items always in the document (the current node: tests and the camera measure it;
+   * the keyboard's node: it takes the focus). */
   function pin(list) {
     pinned = new Set(list);
-    for (const it of pinned) if (!shown.has(it)) { it.el.style.display = ""; shown.add(it); }
+    for (const it of pinned) if (!shown.has(it)) { show(it); shown.add(it); }
   }
 
   /** Runs `fn` with everything in the render tree (an export draws the whole graph). */
   function withAll(fn) {
     const hidden = items.filter((it) => !shown.has(it));
-    for (const it of hidden) it.el.style.display = "";
-    try { return fn(); } finally { for (const it of hidden) it.el.style.display = "none"; }
+    for (const it of hidden) show(it);
+    try { return fn(); } finally { for (const it of hidden) hide(it); }
   }
 
   return { setItems, update, pin, withAll, pinned: () => [...pinned] };

@@ -2,6 +2,7 @@
 // on the top edge, a repeat's dashed box with "name ×N". A click on a module's name
 // collapses that module into one box. DOM, thin: boxes come from layout.js.
 const SVG = "http://www.w3.org/2000/svg";
+const LONG_OUTLINE = 4000; // graph units, width + height: beyond it an outline is drawn solid
 
 function el(parent, tag, attrs) {
   const node = document.createElementNS(SVG, tag);
@@ -18,7 +19,10 @@ export function drawOutlines(layer, outlines, boxes, onCollapse) {
   for (const o of outlines) {
     const b = boxes.get(o.id);
     if (!b) continue;
-    const g = el(layer, "g", { class: `ag-outline ag-outline-${o.kind}`, "data-id": o.id, "data-scope": o.scope || "" });
+    // Skia dashes a stroke along its whole length before clipping it to the screen: an
+    // outline around thousands of boxes, dashed, cost ~60 ms of raster a frame. A long one is solid.
+    const long = b.width + b.height > LONG_OUTLINE ? " ag-outline-long" : "";
+    const g = el(layer, "g", { class: `ag-outline ag-outline-${o.kind}${long}`, "data-id": o.id, "data-scope": o.scope || "" });
     const x = b.x - b.width / 2, y = b.y - b.height / 2;
     el(g, "rect", { x, y, width: b.width, height: b.height, rx: 8 });
     const label = el(g, "text", { class: "ag-outline-label", x: x + 8, y: y + 11 });

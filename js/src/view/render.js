@@ -7,12 +7,11 @@ import { select } from "d3-selection";
 import { zoom, zoomIdentity } from "d3-zoom";
 import { createMinimap } from "./minimap.js";
 import { edgePath } from "../model/layout.js";
-import { edgeGradText } from "../model/format.js";
 import { drawNote, drawTensor, showNote, showUpdatedValue, updateGrad } from "./nodedraw.js";
 import { gradState } from "../model/nodecontent.js";
-import { backwardArrow, placeEdgeLabel } from "../model/edgelabels.js";
+import { createGradLabels } from "./gradlabels.js";
 import { drawOutlines, showOutlines } from "./outlinedraw.js";
-import { createCuller } from "./cull.js";
+import { createCuller, CULL_MIN } from "./cull.js";
 import { boxesFrame, wholeGraphFrame } from "../model/framing.js";
 
 const SVG = "http://www.w3.org/2000/svg";
@@ -61,45 +60,59 @@ export function createGraphView(container, { onSelect = () => {}, onOpen = () =>
     onLearnerMove();
   } });
 
-  let nodes = new Map(), edges = new Map(), layout = null, direction = "LR", outlined = [], labelled = false;
+  let nodes = new Map(), edges = new Map(), layout = null, direction = "LR", outlined = [];
+  const gradLabels = createGradLabels(overlay.node());
   const culler = createCuller();
+  let current = null, kept = null; // the step's node and the keyboard's: always in the document
+  const pinNodes = () => culler.pin([current, kept].map((id) => nodes.get(id)).filter(Boolean).map((n) => n.cull));
   let onPath = new Set(); // the path the check panel lights (checkpanel.js)
+  let drawnWith = null; // the last update's {ds, extra}: a box made later is drawn with them
+  const builtHooks = [];
 
   function setGraph(display, lay, dir, outlines = []) {
     layout = lay;
     outlined = drawOutlines(outlineLayer.node(), outlines, lay.outlines, onCollapse);
     minimap.setGraph(lay);
     direction = dir;
-    nodes = new Map();
-    edges = new Map();
-    labelled = false;
-    edgeLayer.selectAll("*").remove();
-    nodeLayer.selectAll("*").remove();
-    overlay.selectAll("*").remove();
+    nodes = new Map(); edges = new Map(); drawnWith = null;
+    edgeLayer.selectAll("*").remove(); nodeLayer.selectAll("*").remove();
     const eFrag = document.createDocumentFragment(), nFrag = document.createDocumentFragment();
+    // A big graph's boxes and edges are made as they first come near the view (cull.js):
+    // at 10,000 nodes making them all was most of the first picture's second.
+    const lazy = display.nodes.length >= CULL_MIN;
     for (const [i, e] of lay.edges.entries()) {
-      const path = document.createElementNS(SVG, "path");
-      path.setAttribute("class", "ag-edge");
-      path.setAttribute("d", edgePath(e.points, dir));
-      path.setAttribute("marker-end", "url(#ag-arrow)");
-      const key = display.edges[i].key;
-      path.setAttribute("data-key", key);
-      eFrag.appendChild(path);
-      edges.set(key, { el: path, src: e.src, dst: e.dst, points: e.points, cls: "" });
+      const key = display.edges[i].key, entry = { key, el: null, src: e.src, dst: e.dst, points: e.points, cls: "" };
+      edges.set(key, entry);
+      if (!lazy) eFrag.appendChild(buildEdge(entry));
     }
-    for (const d of display.nodes) nFrag.appendChild(buildNode(d, lay.nodes.get(d.id), nodes));
+    for (const d of display.nodes) {
+      const n = { id: d.id, d, box: lay.nodes.get(d.id), el: null, cls: "", noteText: "", shown: null, edgeKeys: [] };
+      nodes.set(d.id, n);
+      if (!lazy) nFrag.appendChild(buildNode(n));
+    }
     for (const [key, e] of edges) for (const end of [e.src, e.dst]) if (nodes.has(end)) nodes.get(end).edgeKeys.push(key);
-    const boxItem = (n) => (n.cull = { el: n.el, x0: n.box.x - n.box.width / 2, x1: n.box.x + n.box.width / 2,
+    const boxItem = (n) => (n.cull = { el: n.el, make: () => buildNode(n), layer: nodeLayer.node(), x0: n.box.x - n.box.width / 2, x1: n.box.x + n.box.width / 2,
       y0: n.box.y - n.box.height / 2 - 20, y1: n.box.y + n.box.height / 2 });
-    const edgeItem = (e) => (e.cull = { el: e.el, x0: Math.min(...e.points.map((q) => q[0])), x1: Math.max(...e.points.map((q) => q[0])),
+    const edgeItem = (e) => (e.cull = { el: e.el, make: () => buildEdge(e), layer: edgeLayer.node(), x0: Math.min(...e.points.map((q) => q[0])), x1: Math.max(...e.points.map((q) => q[0])),
       y0: Math.min(...e.points.map((q) => q[1])), y1: Math.max(...e.points.map((q) => q[1])) });
     culler.setItems([...[...nodes.values()].map(boxItem), ...[...edges.values()].map(edgeItem)], nodes.size);
     culler.update(transformOf(svg.node()), svg.node().clientWidth, svg.node().clientHeight);
+    svg.classed("ag-big", lazy); // styles.css: no running dash on a culled graph
+    gradLabels.setGraph(nodes, edges, dir);
     edgeLayer.node().appendChild(eFrag);
     nodeLayer.node().appendChild(nFrag);
   }
 
-  function buildNode(d, box, registry) {
+  function buildEdge(e) {
+    e.el = document.createElementNS(SVG, "path");
+    const attrs = { class: "ag-edge", d: edgePath(e.points, direction), "marker-end": "url(#ag-arrow)", "data-key": e.key };
+    for (const [name, value] of Object.entries(attrs)) e.el.setAttribute(name, value);
+    if (drawnWith) updateEdge(e.key, e, drawnWith.ds);
+    return e.el;
+  }
+
+  function buildNode(n) {
+    const { d, box } = n;
     const g = select(document.createElementNS(SVG, "g"))
       .attr("class", "ag-node").attr("data-id", d.id).attr("data-kind", d.kind === "scope" ? "scope" : d.kind)
       .attr("data-role", d.role || d.kind).attr("transform", `translate(${box.x},${box.y})`)
@@ -114,9 +127,10 @@ export function createGraphView(container, { onSelect = () => {}, onOpen = () =>
     else g.append("text").attr("class", "ag-label").attr("dy", "0.35em").text(d.text);
     if (d.kind !== "scope") note = drawNote(g.node(), box);
     const value = g.node().querySelector(".ag-title .ag-value"); // a scalar's ` = 2`: the optimizer moves it
-    registry.set(d.id, { el: g.node(), box, badge, leaf: !!(d.content && d.content.leaf), note, text: d.text, cls: "", noteText: "",
-      shown: null, edgeKeys: [], value, valueText: value && value.textContent });
-    return g.node();
+    Object.assign(n, { el: g.node(), badge, leaf: !!(d.content && d.content.leaf), note, text: d.text, value, valueText: value && value.textContent });
+    if (drawnWith) { n.shown = drawnWith.ds.visible.has(d.id); updateNode(d.id, n, drawnWith.ds, drawnWith.extra); }
+    for (const fn of builtHooks) fn(d.id, n.el);
+    return n.el;
   }
 
   /** ds: displayState(); extra: {selected, added: Set, unused: Set, errorType}. The
@@ -124,6 +138,7 @@ export function createGraphView(container, { onSelect = () => {}, onOpen = () =>
    * only: {nodes, edges} (display ids and keys) when just those may have changed (a
    * step: cursor.js), so a step costs what it changes; null redraws everything. */
   function update(ds, extra = {}, only = null) {
+    drawnWith = { ds, extra };
     let flipped = !only;
     const edgeKeys = only ? new Set(only.edges) : edges.keys();
     for (const id of only ? only.nodes : nodes.keys()) {
@@ -132,13 +147,13 @@ export function createGraphView(container, { onSelect = () => {}, onOpen = () =>
       const shown = ds.visible.has(id);
       if (only && shown !== n.shown) { flipped = true; for (const key of n.edgeKeys) edgeKeys.add(key); }
       n.shown = shown;
-      updateNode(id, n, ds, extra);
+      if (n.el) updateNode(id, n, ds, extra); // one not made yet is drawn as it is made
     }
     for (const key of edgeKeys) updateEdge(key, edges.get(key), ds);
-    const current = nodes.get(ds.current); // kept in the render tree
-    culler.pin(current ? [current.cull] : []);
+    current = ds.current;
+    pinNodes();
     if (flipped) showOutlines(outlined, ds.visible);
-    if (ds.active.size || labelled) drawGradLabels(ds);
+    gradLabels.draw(ds);
   }
   function updateNode(id, n, ds, extra) {
     const flags = ["ag-node"];
@@ -162,7 +177,7 @@ export function createGraphView(container, { onSelect = () => {}, onOpen = () =>
   }
 
   function updateEdge(key, e, ds) {
-    if (!e) return;
+    if (!e || !e.el) return; // one not made yet is drawn as it is made
     const on = ds.visible.has(e.src) && ds.visible.has(e.dst);
     const active = ds.active.get(key);
     const cls = `ag-edge${on ? "" : " ag-hidden"}${ds.lit.has(key) ? " ag-lit" : ""}${active ? ` ag-active ag-active-${active.dir}` : ""}${onPath.has(e.src) && onPath.has(e.dst) ? " ag-path" : ""}`;
@@ -173,25 +188,6 @@ export function createGraphView(container, { onSelect = () => {}, onOpen = () =>
     // the edge being walked also points back, the way its gradient goes
     if (active) e.el.setAttribute("marker-start", "url(#ag-arrow-back)");
     else e.el.removeAttribute("marker-start");
-  }
-
-  // The gradient on each active edge, beside its middle, with an arrow against the
-  // data flow: what arrives on the output edge, what is sent on the input edges.
-  // Placed clear of every node box (edgelabels.js). Few per step: redrawn each time.
-  function drawGradLabels(ds) {
-    overlay.selectAll("*").remove();
-    labelled = ds.active.size > 0;
-    const boxes = [...nodes.values()].filter((n) => ds.visible.has(n.el.getAttribute("data-id"))).map((n) => n.box);
-    const placed = [];
-    for (const [key, a] of ds.active) {
-      const e = edges.get(key);
-      if (!e || !a.grad) continue;
-      const text = `${backwardArrow(direction)} ${edgeGradText(a.grad)}`;
-      const at = placeEdgeLabel(e.points, text, boxes, direction, placed);
-      const g = overlay.append("g").attr("class", `ag-edge-grad ag-edge-grad-${a.dir} ag-${direction}`)
-        .attr("data-key", key).attr("transform", `translate(${at.x},${at.y})`);
-      g.append("text").attr("dy", "0.35em").text(text);
-    }
   }
 
   function setClass(n, cls) { if (cls !== n.cls) { n.cls = cls; n.el.setAttribute("class", cls); } }
@@ -280,14 +276,18 @@ export function createGraphView(container, { onSelect = () => {}, onOpen = () =>
   /** Light the nodes in `ids` and the edges between them (one path of a sum over paths). */
   function highlight(ids) {
     onPath = ids;
-    for (const [id, n] of nodes) n.el.classList.toggle("ag-path", ids.has(id));
-    for (const e of edges.values()) e.el.classList.toggle("ag-path", ids.has(e.src) && ids.has(e.dst));
+    for (const [id, n] of nodes) if (n.el) n.el.classList.toggle("ag-path", ids.has(id));
+    for (const e of edges.values()) if (e.el) e.el.classList.toggle("ag-path", ids.has(e.src) && ids.has(e.dst));
   }
 
   function nodeElement(id) { const n = nodes.get(id); return n ? n.el : null; }
+  /** Calls `fn(id, element)` as each box is made (a big graph's, when it first comes near the view). */
+  function onNodeBuilt(fn) { builtHooks.push(fn); }
+  /** Keeps node `id` in the document however far the view goes (the keyboard focuses it). */
+  function keep(id) { kept = id; pinNodes(); }
   svg.on("click", () => onSelect(""));
   return {
-    svg: svg.node(), setGraph, update, fit, fitNodes, reveal, wholeInView, highlight, nodeElement,
+    svg: svg.node(), setGraph, update, fit, fitNodes, reveal, wholeInView, highlight, nodeElement, keep, onNodeBuilt,
     /** Runs `fn` with every box in the render tree (an export draws the whole graph). */
     whole: (fn) => culler.withAll(fn),
     destroy: () => { cancelAnimationFrame(glide); svg.on(".zoom", null); svg.remove(); minimap.destroy(); },
