@@ -10,6 +10,7 @@ from IPython.core.error import UsageError
 from IPython.core.magic import Magics, cell_magic, line_magic, magics_class
 from IPython.core.magic_arguments import argument, magic_arguments, parse_argstring
 
+from .tracing.gc_pause import collections_paused
 from .widgets.cell import AutogradCell, CellOptions
 from .widgets.cell_contents import NoGraph
 from .widgets.contract import check_option
@@ -116,7 +117,7 @@ class AutogradMagics(Magics):
         page = _page_path(args.html)
         run = AutogradCell(self.shell, cell, options)
         try:
-            with run:
+            with collections_paused(), run:  # the whole traced cell: see gc_pause.py
                 run.execute()
         finally:  # a cell that raised still gets its page: the partial graph, the error marked
             if page is not None and isinstance(run.widget, GraphWidget):

@@ -34,3 +34,17 @@ def test_a_collector_that_was_off_stays_off_and_an_error_turns_it_back_on():
     with pytest.raises(ZeroDivisionError), collections_paused():
         raise ZeroDivisionError
     assert gc.isenabled()
+
+
+def test_a_traced_cell_runs_with_the_collector_off_and_turns_it_on_again(ip):
+    """``%%autograd`` pauses the collector from the cell's first line to its widget, and
+    resumes it whether the cell succeeded or raised."""
+    pytest.importorskip("anywidget")
+    ip.user_ns["_collector_seen"] = seen = []
+    assert gc.isenabled()
+    good = ip.run_cell("%%autograd\nimport gc\n_collector_seen.append(gc.isenabled())\n"
+                       "x = ag.ones(3, requires_grad=True)\n(x * 2).sum().backward()\n")
+    assert good.success and gc.isenabled()
+    bad = ip.run_cell("%%autograd\nimport gc\n_collector_seen.append(gc.isenabled())\n1 / 0\n")
+    assert isinstance(bad.error_in_exec, ZeroDivisionError) and gc.isenabled()
+    assert seen == [False, False]

@@ -315,6 +315,33 @@ def test_scope_paths_for_reused_and_foreign_modules(recorder):
     assert entered == ["Reuse", "Reuse.middle", "Reuse.middle", "Reuse.Tanh"]
 
 
+def test_scope_paths_of_grandchildren_and_of_a_module_the_forward_adds(recorder):
+    """A forward that calls its ModuleList's blocks names each by its dotted path (the names
+    are gathered once per call, not walked per block), and a block the forward adds to its
+    tree is named too; after the call nothing of those names stays behind."""
+
+    class Deep(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.blocks = nn.ModuleList([nn.Linear(2, 2) for _ in range(3)])
+
+        def forward(self, x):
+            for block in self.blocks:
+                x = block(x)
+            self.blocks.append(nn.Tanh())
+            return self.blocks[-1](x)
+
+    model = Deep()
+    model(ag.randn(1, 2))
+    model(ag.randn(1, 2))
+    entered = [path for kind, path in recorder.events if kind == "enter"]
+    assert entered == ["Deep", "Deep.blocks.0", "Deep.blocks.1", "Deep.blocks.2", "Deep.blocks.3",
+                       "Deep", "Deep.blocks.0", "Deep.blocks.1", "Deep.blocks.2", "Deep.blocks.3", "Deep.blocks.4"]
+    from ag_jupyter.nn import hooks
+
+    assert hooks._descendants == {}
+
+
 def test_scope_exit_is_reported_when_forward_raises(recorder):
     model = nn.Sequential(nn.Linear(2, 2), nn.Linear(3, 1))
     with pytest.raises(RuntimeError, match="cannot be multiplied"):

@@ -2,10 +2,13 @@
 number for number: the whole document is compared, built from the same run both ways."""
 import json
 
+import numpy
 import pytest
 
 import ag_jupyter as ag
 from ag_jupyter.tracing import document, summary_batch
+from ag_jupyter.tracing.statistics import finished_one, finished_rows, preview, sample_stats, scratch, stat
+from ag_jupyter.tracing.summary import Large
 
 
 def _chain():  # 1-D values and gradients of 1,000 entries: Deferred summaries
@@ -53,7 +56,32 @@ def _document(work, batched: bool, monkeypatch) -> str:
 @pytest.mark.parametrize("work", [_chain, _shapes, _large], ids=lambda w: w.__name__.strip("_"))
 def test_batched_summaries_are_the_summaries_finished_alone(work, monkeypatch):
     batched = []
-    finished = summary_batch._finished
-    monkeypatch.setattr(summary_batch, "_finished", lambda *a: batched.append(len(a[0])) or finished(*a))
+    finished = summary_batch.finished_rows
+    monkeypatch.setattr(summary_batch, "finished_rows", lambda *a: batched.append(len(a[0])) or finished(*a))
     assert _document(work, True, monkeypatch) == _document(work, False, monkeypatch)
     assert sum(batched) >= 20  # the batch did finish summaries: the comparison compared something
+
+
+@pytest.mark.parametrize("shape, dtype, scale", [
+    ((1000,), numpy.float32, 1.0), ((40, 25), numpy.float64, 1e3), ((3, 7, 11), numpy.float32, 1e-30),
+    ((5000,), numpy.float32, 2.0), ((100,), numpy.float64, 1e300), ((8, 9), numpy.float32, 0.0)],
+    ids=str)
+def test_a_stack_of_rows_gives_each_row_what_sample_stats_and_preview_give_it(shape, dtype, scale):
+    """``finished_rows`` (a stack, or a summary alone as a stack of one) against the reference
+    definitions, one array at a time: every number, and the preview byte for byte."""
+    rng = numpy.random.default_rng(7)
+    summaries = [Large((rng.standard_normal(shape) * scale).astype(dtype), exact=False) for _ in range(5)]
+    first = summaries[0]
+    values = scratch(0, len(summaries), first.sample.size)
+    numpy.stack([s.sample.reshape(-1) for s in summaries], out=values)
+    cells = scratch(2, len(summaries), first.grid.size).reshape(len(summaries), *first.grid.shape)
+    numpy.stack([s.grid for s in summaries], out=cells)
+    stacked = finished_rows(values, cells, first.step, [s.norm for s in summaries], first.sampled)
+    for summary, row in zip(summaries, stacked):
+        alone = finished_one(summary.sample, summary.grid, summary.step, summary.norm, summary.sampled)
+        with numpy.errstate(all="ignore"):
+            low, high, mean, std = sample_stats(summary.sample, True)
+        expected = {"min": stat(low), "max": stat(high), "mean": stat(mean), "std": stat(std),
+                    "norm": stat(summary.norm), "preview": preview(summary.grid, summary.step, True)}
+        for got in (row, alone):
+            assert {key: got[key] for key in expected} == expected

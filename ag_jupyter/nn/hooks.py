@@ -22,6 +22,11 @@ from __future__ import annotations
 from ..autograd import state
 
 _running: list = []  # (path, module) of each forward now running, while a listener listens
+# id(parent) -> {id(descendant): its dotted name}: for the modules a forward calls that it
+# holds deeper than its own children (a ModuleList's blocks), built once per parent while the
+# outermost call runs, not walked again per call (1,250 blocks made that walk quadratic:
+# seconds). Emptied when the outermost call ends, so no id outlives its module here.
+_descendants: dict = {}
 
 
 class RemovableHandle:
@@ -67,6 +72,8 @@ def observed_call(module, args: tuple, kwargs: dict):
     finally:
         if path is not None:
             _running.pop()
+            if not _running:
+                _descendants.clear()
             listener.on_module_exit(path, module)
 
 
@@ -78,7 +85,18 @@ def path_of(module) -> str:
     for name, child in parent._modules.items():
         if child is module:
             return f"{parent_path}.{name}"
-    for name, child in parent.named_modules():
-        if child is module and name:
-            return f"{parent_path}.{name}"
-    return f"{parent_path}.{type(module).__name__}"
+    name = _descendant_name(parent, module, fresh=False)
+    if name is None:  # a module the forward added to its tree since the names were gathered
+        name = _descendant_name(parent, module, fresh=True)
+    return f"{parent_path}.{name if name is not None else type(module).__name__}"
+
+
+def _descendant_name(parent, module, fresh: bool):
+    names = None if fresh else _descendants.get(id(parent))
+    if names is None:
+        names = {}
+        for name, child in parent.named_modules():
+            if name:
+                names.setdefault(id(child), name)  # a shared module keeps its first name, as named_modules gives it
+        _descendants[id(parent)] = names
+    return names.get(id(module))

@@ -61,18 +61,26 @@ def _summaries(records):
                 yield grad.get("total")
 
 
+_SUMMARY_KEYS = ("value", "grad", "grad_output")
+
+
 def _finished(record: dict, lines: dict) -> dict:
     """A copy of a node or event record in the document's form: summaries finished
     (see ``summary.Large``) and source lines looked up."""
     item = dict(record)
     line = item.pop("line", None)
     if line is not None:
-        if line not in lines:
-            lines[line] = as_json(line)
-        item["line"] = lines[line]
-    for key in ("value", "grad", "grad_output"):
-        if item.get(key) is not None:
-            item[key] = to_json(item[key])
+        # by the code object's identity (the records keep it alive): a code object hashes its
+        # contents on every look-up, nested functions' code included, 13 us for a long cell's
+        where = (id(line[0]), line[1])
+        done = lines.get(where)
+        if done is None:
+            done = lines[where] = as_json(line)
+        item["line"] = done
+    for key in _SUMMARY_KEYS:
+        summary = item.get(key)
+        if summary is not None:
+            item[key] = to_json(summary)
     if "grad_inputs" in item:
         item["grad_inputs"] = [_finished_grad(g) for g in item["grad_inputs"]]
     if item.get("saved"):
@@ -105,8 +113,11 @@ def _build(records) -> dict:
     lines: dict = {}
     nodes = [_finished(n, lines) for n in records.nodes if n["id"] not in dropped]
     edges = [{"src": src, "dst": dst, "arg": arg} for src, dst, arg in records.edges]
-    events = [_finished(e, lines) for e in records.events
-              if not (e["type"] == "create" and e["node"] in dropped)]
+    # a create event holds ids and flags only: copied as it is (half the events)
+    events = [(e.copy() if e["node"] not in dropped else None) if e["type"] == "create" else _finished(e, lines)
+              for e in records.events]
+    if dropped:
+        events = [e for e in events if e is not None]
     roots = {root for e in events if e["type"] == "backward_begin" for root in e.get("roots", ())}
     name_unlabelled(nodes, edges, roots)
     for node in nodes:

@@ -24,8 +24,9 @@ from .journal import Journal
 from .op_info import by_torch_name, describe
 from .records import Records
 from .source_lines import user_line
-from .summary import SummaryCache, device_name, dtype_name, nonfinite
+from .summary import device_name, dtype_name, nonfinite
 from .summary import record as summary_of
+from .summary_cache import SummaryCache
 from .updates import UpdateRecording
 from .walk import adopt
 

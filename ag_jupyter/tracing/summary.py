@@ -33,14 +33,23 @@ steps:
 from __future__ import annotations
 
 import math
-import weakref
 
 import numpy
 
 from .. import deferred_checks
 from ..backend import CPU, array_module, device_of, move
 from .copies import CopyBlocks
-from .statistics import CHANNELS, channel_previews, channel_steps, extrema, norm_of_finite, preview, sample_stats, stat
+from .statistics import (
+    CHANNELS,
+    channel_previews,
+    channel_steps,
+    extrema,
+    finished_one,
+    norm_of_finite,
+    preview,
+    sample_stats,
+    stat,
+)
 
 SMALL = 64
 SAMPLE = 1024
@@ -203,6 +212,16 @@ class Large:
 
     def _finish(self) -> dict:
         finite = not self.nan and not self.inf  # the counts are exact
+        if finite and self.stats is None and self.grid is not None:  # as summary_batch finishes a stack
+            out = finished_one(self.sample, self.grid, self.step, self.norm, self.sampled)
+            if out is not None:  # else the preview's range overflows: preview() below handles it
+                out["shape"], out["dtype"] = list(self.shape), dtype_name(self.dtype)
+                if self.extrema:  # taken over every entry (EXACT_EXTREMA), not the sample's
+                    low, high = self.extrema
+                    out.update(min=stat(low), max=stat(high), exact_extrema=True)
+                if self.channel_grid is not None:
+                    out["channels"] = channel_previews(self.channel_grid, self.shape, finite)
+                return out
         out = {"shape": list(self.shape), "dtype": dtype_name(self.dtype), "nan": self.nan, "inf": self.inf,
                "min": None, "max": None, "mean": None, "std": None, "norm": None, "sampled": self.sampled}
         if self.stats is not None:
@@ -356,35 +375,3 @@ def nonfinite(summary) -> bool:
     if summary.__class__ is Large:
         return summary.nan > 0 or summary.inf > 0
     return summary["nan"] > 0 or summary["inf"] > 0
-
-
-class SummaryCache:
-    """Summaries of the arrays seen lately, by identity, held through weak references.
-
-    One gradient array often appears several times in a backward pass (sent by one
-    step, arriving at the next, stored as a leaf's ``.grad``); it is summarized once.
-    Small arrays and NumPy scalars are not cached (cheap, and scalars have no weakref).
-    """
-
-    __slots__ = ("_entries", "exact")
-
-    def __init__(self, exact: bool = False):
-        self._entries: dict = {}
-        self.exact = exact
-
-    def get(self, array):
-        if array.size <= SMALL:
-            return record(array)
-        key = id(array)
-        entry = self._entries.get(key)
-        if entry is not None and entry[0]() is array:
-            return entry[1]
-        summary = record(array, self.exact)
-        try:
-            self._entries[key] = (weakref.ref(array), summary)
-        except TypeError:  # no weak references to this kind of array
-            pass
-        return summary
-
-    def clear(self) -> None:
-        self._entries.clear()

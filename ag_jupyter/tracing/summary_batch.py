@@ -1,5 +1,6 @@
 """Finishing a document's summaries together: statistics and previews of many arrays in a
-few NumPy calls, where ``Large._finish`` makes about twenty calls per summary.
+few NumPy calls over a stack of them (``statistics.finished_rows``, which finishes a lone
+summary too, as a stack of one row).
 
 A 10,000-node chain finishes about 8,000 summaries of 1,000 entries each; one at a time,
 that was most of ``to_dict``'s second (NumPy calls of microseconds each, on arrays too small
@@ -7,41 +8,36 @@ to amortize them). Summaries that share a shape and a dtype are stacked, one row
 every step of ``summary.Large``'s finish runs once over the stack, along the rows: the same
 operations in the same order on the same numbers (a reduction along the last axis of a
 C-ordered array is the 1-D reduction, row by row), so the document's numbers are the very
-ones a summary finished alone would give (``tests/test_summary_batch.py`` compares them).
+ones a summary finished alone would give (``tests/test_summary_batch.py`` compares them, and
+``finished_rows`` with ``statistics.sample_stats`` and ``preview``).
 
 Only the common case is batched: a float32 or float64 summary whose entries are all
 finite (the counts are exact, so that is known before any statistic), not 4-D (channels),
-without ``exact_stats``. Any other summary is left to finish alone, as before.
+without ``exact_stats``. Any other summary is left to finish alone (``Large._finish``).
 """
 from __future__ import annotations
 
 import math
-from base64 import b64encode
 
 import numpy
 
-from .statistics import TOP, stat
+from .statistics import STACKED, finished_rows, scratch, stat
 from .summary import _BLAS, SMALL, Deferred, Large, _dot, _plan, dtype_name
 
-_add, _multiply = numpy.add.reduce, numpy.multiply
-_lowest, _highest = numpy.minimum.reduce, numpy.maximum.reduce
-_BATCHED = 8  # fewer summaries of a shape than this finish alone: stacking would cost more
-# Entries per stack: 64 KiB of float64, under the C allocator's mmap threshold (128 KiB). A
-# larger stack is mapped fresh and handed back each time, every page of it faulted in again
-# in a fresh process (copies.py tells the story): W3's to_dict took 34-39 ms of CPU with
-# stacks of 128 rows of 1,000, 29-34 ms with these (medians of 9, fresh processes).
-_STACKED = 8192
+_BATCHED = 8  # fewer summaries of a shape than this finish alone (a stack of one row each)
 
 
 def _rows(entries: int) -> int:
-    return max(1, _STACKED // max(entries, 1))
+    return max(1, STACKED // max(entries, 1))
 
 
 def finish_all(summaries) -> None:
     """Finish every ``Deferred`` and ``Large`` summary of ``summaries`` that the batch can
     (see the module doc); each one's ``to_json`` then returns the dict computed here."""
     groups: dict = {}
-    for summary in summaries:
+    # each once: a gradient's summary is met two or three times (sent, received, stored)
+    distinct = {id(summary): summary for summary in summaries if summary is not None}
+    for summary in distinct.values():
         if summary.__class__ is Deferred:
             if summary._summary is not None:
                 summary = summary._summary
@@ -52,7 +48,7 @@ def finish_all(summaries) -> None:
             _group_large(summary, groups)
     for key, members in groups.items():
         if len(members) >= _BATCHED:
-            (_finish_deferred if key[0] == "deferred" else _finish_large)(key, list(members.values()))
+            (_finish_deferred if key[0] == "deferred" else _finish_large)(key, members)
 
 
 def _group_deferred(summary, groups: dict) -> None:
@@ -61,7 +57,7 @@ def _group_deferred(summary, groups: dict) -> None:
     if array.__class__ is not numpy.ndarray or array.size <= SMALL or len(array.shape) == 4 \
             or not _BLAS.get(array.dtype, False):
         return
-    groups.setdefault(("deferred", array.shape, array.dtype), {})[id(summary)] = summary  # once each
+    groups.setdefault(("deferred", array.shape, array.dtype), []).append(summary)
 
 
 def _group_large(summary: Large, groups: dict) -> None:
@@ -70,15 +66,16 @@ def _group_large(summary: Large, groups: dict) -> None:
         return
     sample, grid = summary.sample, summary.grid
     key = ("large", sample.shape, sample.dtype, grid.shape, grid.dtype, tuple(summary.step))
-    groups.setdefault(key, {})[id(summary)] = summary
+    groups.setdefault(key, []).append(summary)
 
 
 def _finish_deferred(key: tuple, members: list) -> None:
     """What ``Deferred.summary`` then ``Large.to_json`` would make, for arrays of one shape."""
     _, shape, dtype = key
     flats, finite = [], []
+    flat_already = len(shape) == 1
     for summary in members:  # the norm, one BLAS call each: a row-wise sum would add in another order
-        flat = summary.array.reshape(-1)
+        flat = summary.array if flat_already else summary.array.reshape(-1)
         squares = float(_dot(flat, flat))
         if squares - squares == 0.0:  # finite: no NaN, no inf (else it finishes alone, counting them)
             finite.append((summary, math.sqrt(squares)))
@@ -86,12 +83,16 @@ def _finish_deferred(key: tuple, members: list) -> None:
     step = _plan(shape)[1]
     row_step, col_step = step
     name = dtype_name(dtype)
-    rows = _rows(math.prod(shape))
+    entries = math.prod(shape)
+    rows = _rows(entries)
     for first in range(0, len(flats), rows):
-        samples = numpy.stack(flats[first:first + rows])
-        grids = samples.reshape(samples.shape[0], -1, shape[-1])[:, ::row_step, ::col_step]
         chunk = finite[first:first + rows]
-        for (summary, _), json in zip(chunk, _finished(samples, grids, step, [n for _, n in chunk], False)):
+        values = scratch(0, len(chunk), entries)
+        numpy.stack(flats[first:first + rows], out=values)  # in float64, as sample_stats reads them
+        grids = values.reshape(len(chunk), -1, shape[-1])[:, ::row_step, ::col_step]
+        cells = scratch(2, len(chunk), grids.shape[1] * grids.shape[2]).reshape(grids.shape)
+        cells[...] = grids
+        for (summary, _), json in zip(chunk, finished_rows(values, cells, step, [n for _, n in chunk], False)):
             if json is None:
                 continue
             json["shape"], json["dtype"] = list(shape), name
@@ -102,13 +103,16 @@ def _finish_deferred(key: tuple, members: list) -> None:
 
 def _finish_large(key: tuple, members: list) -> None:
     """``Large.to_json`` for summaries whose samples and grids have one shape each."""
-    rows = _rows(members[0].sample.size)
+    sample_size, grid_shape = members[0].sample.size, key[3]
+    rows = _rows(max(sample_size, math.prod(grid_shape)))
     for first in range(0, len(members), rows):
         chunk = members[first:first + rows]
-        samples = numpy.stack([summary.sample.reshape(-1) for summary in chunk])
-        grids = numpy.stack([summary.grid for summary in chunk])
+        values = scratch(0, len(chunk), sample_size)
+        numpy.stack([summary.sample.reshape(-1) for summary in chunk], out=values)
+        cells = scratch(2, len(chunk), math.prod(grid_shape)).reshape(len(chunk), *grid_shape)
+        numpy.stack([summary.grid for summary in chunk], out=cells)
         norms = [summary.norm for summary in chunk]
-        for summary, json in zip(chunk, _finished(samples, grids, list(key[5]), norms, False)):
+        for summary, json in zip(chunk, finished_rows(values, cells, list(key[5]), norms, False)):
             if json is not None:
                 json["shape"], json["dtype"], json["sampled"] = list(summary.shape), dtype_name(summary.dtype), \
                     summary.sampled
@@ -116,50 +120,3 @@ def _finish_large(key: tuple, members: list) -> None:
                     low, high = summary.extrema
                     json["min"], json["max"], json["exact_extrema"] = stat(low), stat(high), True
                 summary._json = json
-
-
-def _finished(samples, grids, step: list, norms: list, sampled: bool) -> list:
-    """The document's form of each row's summary, ``shape`` and ``dtype`` left to fill in:
-    ``statistics.sample_stats`` and ``statistics.preview`` of finite rows, along the rows,
-    and ``statistics.stat`` of every number. A row whose preview's range overflows (float64
-    entries past 1e308) gets None, and finishes alone."""
-    with numpy.errstate(all="ignore"):  # squares of huge float64 entries: None, never a warning
-        return _finished_quietly(samples, grids, step, norms, sampled)
-
-
-def _finished_quietly(samples, grids, step: list, norms: list, sampled: bool) -> list:
-    values = samples.astype(numpy.float64)
-    count = values.shape[1]
-    means = _add(values, axis=1) / count
-    deviations = values - means[:, None]
-    _multiply(deviations, deviations, out=deviations)
-    stds = numpy.sqrt(_add(deviations, axis=1) / count)  # math.sqrt's number: both round correctly
-
-    cells = grids.astype(numpy.float64)
-    flat_cells = cells.reshape(cells.shape[0], -1)
-    grid_lows, grid_highs = _lowest(flat_cells, axis=1), _highest(flat_cells, axis=1)
-    ranges = grid_highs - grid_lows
-    scales = numpy.where(ranges > 0, TOP / numpy.where(ranges > 0, ranges, 1.0), 0.0)
-    codes = numpy.rint((cells - grid_lows[:, None, None]) * scales[:, None, None]).astype(numpy.uint8)
-    numbers = numpy.stack([_lowest(values, axis=1), _highest(values, axis=1), means, stds,
-                           numpy.asarray(norms, dtype=numpy.float64), grid_lows, grid_highs], axis=1)
-    rounded = _stats(numbers.reshape(-1).tolist())
-    rows, cols = int(grids.shape[1]), int(grids.shape[2])
-    finished = []
-    for k in range(values.shape[0]):
-        if ranges[k] == math.inf:
-            finished.append(None)
-            continue
-        low, high, mean, std, norm, grid_low, grid_high = rounded[7 * k:7 * k + 7]
-        preview = {"rows": rows, "cols": cols, "step": list(step), "lo": grid_low, "hi": grid_high,
-                   "top": int(TOP), "q": b64encode(codes[k].tobytes()).decode("ascii")}
-        finished.append({"shape": None, "dtype": None, "nan": 0, "inf": 0, "min": low, "max": high,
-                         "mean": mean, "std": std, "norm": norm, "sampled": sampled, "preview": preview})
-    return finished
-
-
-def _stats(numbers: list) -> list:
-    """``statistics.stat`` of each number (7 significant digits, None where not finite), in one
-    formatting call: ``%`` formats a float as ``format`` does."""
-    text = ("%.7g " * len(numbers)) % tuple(numbers)
-    return [value if value - value == 0.0 else None for value in map(float, text.split())]
