@@ -45,6 +45,18 @@ def test_f_on_a_long_chain_keeps_its_boxes_visible_around_the_current_node(page,
     assert counter(page) != before
     assert scale_of(transform(page)) == pytest.approx(k)
     assert outside(page, [current(page)]) == []
+    # a click on a box opens the inspector beside the canvas: the fit's zoom stays, the
+    # box clicked in view
+    node_id = page.evaluate("""() => { const c = document.querySelector('.ag-canvas').getBoundingClientRect();
+      const g = [...document.querySelectorAll('g.ag-node:not(.ag-hidden):not(.ag-current)')].find((n) => {
+        const r = n.querySelector('.ag-shape').getBoundingClientRect();
+        return r.left > c.left && r.right < c.right && r.top > c.top && r.bottom < c.bottom; });
+      return g && g.dataset.id; }""")
+    assert node_id
+    page.locator(f'g.ag-node[data-id="{node_id}"] .ag-shape').click()
+    assert page.locator(".ag-inspector").is_visible()
+    assert scale_of(transform(page)) == pytest.approx(k)
+    assert outside(page, [node_id]) == []
     assert ignore_favicon(page.console_errors) == []
 
 
