@@ -250,12 +250,14 @@ def table(rows: list[tuple]) -> str:
     return "\n".join(lines)
 
 
-def run(quick: bool, reps: int) -> str:
+def run(quick: bool, reps: int, only: str | None = None) -> str:
     from playwright.sync_api import sync_playwright
 
     if not (ROOT / "ag_jupyter" / "static" / "widget.js").exists():
         raise SystemExit("the widget bundle is not built: cd js && npm run build")
-    chosen = cases(quick)
+    chosen = [case for case in cases(quick) if only is None or only in case.name]
+    if not chosen:
+        raise SystemExit(f"no graph's name contains {only!r}: " + ", ".join(case.name for case in cases(quick)))
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
         cells = [marked(case.source, f"# case {i}") for i, case in enumerate(chosen, start=1)]
@@ -289,8 +291,10 @@ def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--quick", action="store_true", help="a smoke run: small graphs, 3 steps each way")
     parser.add_argument("--reps", type=int, default=None, help="steps each way per graph (default 30; 3 with --quick)")
+    parser.add_argument("--only", default=None,
+                        help="measure only the graphs whose name contains this text (e.g. '500 ops', 'training')")
     args = parser.parse_args(argv)
-    print(run(args.quick, args.reps or (3 if args.quick else 30)))
+    print(run(args.quick, args.reps or (3 if args.quick else 30), args.only))
 
 
 if __name__ == "__main__":
