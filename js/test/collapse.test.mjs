@@ -9,6 +9,12 @@ import { synthTrace } from "./helpers/synth.mjs";
 test("scope prefixes", () => {
   assert.deepEqual(prefixes("model.fc1.act"), ["model", "model.fc1", "model.fc1.act"]);
   assert.deepEqual(prefixes(undefined), []);
+  // made once per scope and shared by every caller: frozen, so no caller can change another's
+  const again = prefixes("model.fc1.act");
+  assert.equal(again, prefixes("model.fc1.act"));
+  assert.ok(Object.isFrozen(again) && Object.isFrozen(prefixes("")));
+  assert.throws(() => again.push("x"), TypeError);
+  assert.deepEqual(prefixes("model.fc1"), ["model", "model.fc1"]);
 });
 
 test("nothing collapsed: one display node per trace node, same edges", () => {

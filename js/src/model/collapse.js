@@ -10,11 +10,22 @@ import { opText, tensorContent } from "./nodecontent.js";
 
 export const SCOPE_PREFIX = "scope:";
 
+// A model's nodes share a few hundred scopes, and building the display graph asks each
+// node's prefixes once per depth tried: made once per scope (frozen: every caller shares it).
+const prefixCache = new Map();
+const NO_PREFIXES = Object.freeze([]);
+const PREFIX_CACHE_LIMIT = 100000;
+
 /** Every prefix of a dotted scope, shortest first: "a.b.c" -> ["a", "a.b", "a.b.c"]. */
 export function prefixes(scope) {
-  if (!scope) return [];
-  const parts = scope.split("."), out = [];
+  if (!scope) return NO_PREFIXES;
+  let out = prefixCache.get(scope);
+  if (out) return out;
+  const parts = scope.split(".");
+  out = [];
   for (let i = 1; i <= parts.length; i++) out.push(parts.slice(0, i).join("."));
+  if (prefixCache.size >= PREFIX_CACHE_LIMIT) prefixCache.clear();
+  prefixCache.set(scope, Object.freeze(out));
   return out;
 }
 
@@ -39,7 +50,8 @@ function autoCollapse(ids, index, maxNodes, open) {
     const boxes = new Set();
     let loose = 0;
     for (const id of ids) {
-      const p = prefixes(index.nodes.get(id).scope).slice(0, depth).find((s, i) => i === depth - 1 && !open.has(s));
+      const scopes = prefixes(index.nodes.get(id).scope); // the scope at this depth, unless opened
+      const p = scopes.length >= depth && !open.has(scopes[depth - 1]) ? scopes[depth - 1] : undefined;
       if (p) boxes.add(p); else loose++;
     }
     chosen = [...boxes];
