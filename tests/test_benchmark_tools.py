@@ -107,3 +107,21 @@ def test_a_target_is_met_or_missed_only_when_the_whole_interval_says_so():
     assert verdict(low, high, 2.1) == "met"
     assert verdict(low, high, 2.05) == "within noise"
     assert verdict(low, high, 1.99) == "NOT met"
+
+
+def test_lab_profile_puts_each_sample_in_its_slice_under_the_phase_on_its_stack(capsys):
+    """benchmarks/lab_profile.py's reading of a CDP profile: a sample's time goes to the 100 ms
+    slice it falls in (from the key press), named by the known function on its stack."""
+    import lab_profile
+
+    def frame(node_id, name, children=()):
+        return {"id": node_id, "callFrame": {"functionName": name}, "children": list(children)}
+
+    nodes = [frame(1, "(root)", [2, 4]), frame(2, "indexTrace", [3]), frame(3, "push"), frame(4, "(idle)")]
+    # samples at 40, 80, 140, 200 and 240 ms: idle, idle, push (under indexTrace) twice, idle
+    profile = {"nodes": nodes, "samples": [4, 4, 3, 3, 4], "timeDeltas": [40_000, 40_000, 60_000, 60_000, 40_000]}
+    lab_profile.page_report(profile, key_at_ms=50.0)  # the first sample is before the key: left out
+    out = capsys.readouterr().out.splitlines()
+    slices = [line.split(None, 1) for line in out[1:3]]
+    assert slices == [["0", "indexTrace 60, (idle) 40"], ["100", "indexTrace 60, (idle) 40"]]
+    assert out[3] == "longest (inclusive ms):" and out[4:6] == ["    120.0 indexTrace", "    120.0 push"]
