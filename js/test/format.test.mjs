@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { num, shapeText, shapeCompact, nodeText, nodeName, summaryText, badgeText, edgeGradText, base64Bytes, decodePreview, heatGrid, heatColor, nested, toNumber } from "../src/model/format.js";
+import { num, trimZeros, shapeText, shapeCompact, nodeText, nodeName, summaryText, badgeText, edgeGradText, base64Bytes, decodePreview, heatGrid, heatColor, nested, toNumber } from "../src/model/format.js";
 import { caption, WAITS_FOR_BACKWARD, NO_BACKWARD } from "../src/model/caption.js";
 import { stepLatex, stepText, latexEscape, latexValue, nameFormula, texNumber } from "../src/model/latex.js";
 import { indexTrace, stateAt } from "../src/model/timeline.js";
@@ -201,4 +201,14 @@ test("an edge label keeps a matrix's rows, or says its shape when they do not fi
   assert.equal(edgeGradText({ shape: [2, 2], values: [1, 1, 1, 1], nan: 0, inf: 0 }), "[[1, 1], [1, 1]]");
   assert.equal(edgeGradText({ shape: [2, 3], values: [0.125, 0.5, 2, 1.5, 3.25, 4], nan: 0, inf: 0 }), "2×3");
   assert.equal(edgeGradText({ shape: [5], values: [1, 1, 1, 1, 1], nan: 0, inf: 0 }), "[1, 1, 1, …]", "a vector as before");
+});
+
+test("trimZeros drops what the two regular expressions it replaced dropped, and nothing else", () => {
+  const byRegex = (s) => (s.includes(".") ? s.replace(/0+$/, "").replace(/\.$/, "") : s);
+  const cases = ["1.500", "2.000", "0.000", "100.0", "100", "1000", "-0.5000", "1.235", "4.876", "0", "10.", "-3.00e"];
+  for (let k = 0; k < 2000; k++) { // every toPrecision(4) shape: integers, decimals, powers, negatives
+    const x = (Math.random() - 0.5) * 10 ** Math.floor(Math.random() * 16 - 8);
+    cases.push(x.toPrecision(4), x.toExponential(3).split("e")[0], String(Math.round(x)));
+  }
+  for (const s of cases) assert.equal(trimZeros(s), byRegex(s), s);
 });

@@ -31,7 +31,16 @@ export function num(v) {
 }
 
 const SUPERSCRIPT = { "-": "⁻", 0: "⁰", 1: "¹", 2: "²", 3: "³", 4: "⁴", 5: "⁵", 6: "⁶", 7: "⁷", 8: "⁸", 9: "⁹" };
-const trimZeros = (s) => (s.includes(".") ? s.replace(/0+$/, "").replace(/\.$/, "") : s);
+/** "1.500" -> "1.5", "2.000" -> "2" (a decimal's trailing zeros, then a trailing point).
+ * A loop, not two regular expressions: a 10,000-node graph formats ~40,000 numbers before
+ * its first picture. */
+export function trimZeros(s) {
+  if (!s.includes(".")) return s;
+  let end = s.length;
+  while (s.charCodeAt(end - 1) === 48) end--; // "0"
+  if (s.charCodeAt(end - 1) === 46) end--; // "."
+  return end === s.length ? s : s.slice(0, end);
+}
 
 /** "[3, 3]"; "[]" for a scalar; "?" when unknown. */
 export function shapeText(shape) {
