@@ -2,7 +2,7 @@
 // backward the KaTeX lines (local derivative, incoming gradient, the product sent
 // to each input). Errors show in .ag-error. KaTeX runs with trust: false and
 // throwOnError: false, and names reach it escaped (latex.js).
-import katex from "katex";
+import { katex, whenKatex } from "./katexlazy.js";
 import { caption } from "../model/caption.js";
 import { stepLatex } from "../model/latex.js";
 import { updateLines } from "../model/updates.js";
@@ -58,6 +58,11 @@ export function createStepPanel(container) {
   function typeset(s) {
     math.replaceChildren();
     if (!s) return;
+    if (!katex) { // made on the first formula, a microtask away (katexlazy.js): typeset then, if still shown
+      const [step, trace] = [shownStep, shownTrace];
+      whenKatex(() => { if (step === shownStep && trace === shownTrace) typeset(s); });
+      return;
+    }
     if (s.formula) tex(`\\text{local: }${s.formula}`, "ag-formula");
     for (const words of s.layer || []) math.appendChild(plain(words, "ag-layer-note"));
     tex(s.incoming, "ag-incoming");
