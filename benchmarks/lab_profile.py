@@ -125,7 +125,7 @@ def page_report(profile: dict, key_at_ms: float) -> None:
             continue
         phase = next((name for name in stack if name in PHASES), stack[0])
         slices[int((at - key_at_ms) // 100)][phase] += ms
-        for name in set(stack):
+        for name in dict.fromkeys(stack):  # each once, innermost first (ties print in that order)
             longest[name] += ms
     print("page main thread from Shift-Enter, per 100 ms (ms in each; idle: waiting):")
     for k in sorted(slices):

@@ -124,4 +124,4 @@ def test_lab_profile_puts_each_sample_in_its_slice_under_the_phase_on_its_stack(
     out = capsys.readouterr().out.splitlines()
     slices = [line.split(None, 1) for line in out[1:3]]
     assert slices == [["0", "indexTrace 60, (idle) 40"], ["100", "indexTrace 60, (idle) 40"]]
-    assert out[3] == "longest (inclusive ms):" and out[4:6] == ["    120.0 indexTrace", "    120.0 push"]
+    assert out[3] == "longest (inclusive ms):" and out[4:6] == ["    120.0 push", "    120.0 indexTrace"]
