@@ -23,12 +23,13 @@ def update_operator(op):
     def operator(self, other):
         if ufunc is None:
             return inplace(self, op, other)
-        # nothing records (no_grad, or ``p.data += -lr * p.grad``): the ufunc writes in place
-        if (not state.grad_enabled or not _records(self, other)) and _ufunc_in_place(self, ufunc, other):
-            return self
-        if state.grad_enabled:
+        if state.grad_enabled and _records(self, other):
             return inplace(self, op, other)
-        return _through_op(self, op, (other,), None, None, False)  # no_grad: nothing records
+        # nothing records (no_grad, or ``p.data += -lr * p.grad``): the ufunc writes in place, and
+        # where it refuses (a dtype it cannot cast to) the op runs unrecorded, the ufunc not tried again
+        if _ufunc_in_place(self, ufunc, other):
+            return self
+        return _through_op(self, op, (other,), None, None, False)
 
     return operator
 
