@@ -14,7 +14,7 @@ import { drawOutlines, showOutlines } from "./outlinedraw.js";
 import { createCuller, CULL_MIN } from "./cull.js";
 import { boxesFrame, wholeGraphFrame } from "../model/framing.js";
 import { createCanvasSize } from "./canvassize.js";
-import { bundleFans, trunkPath } from "../model/edgebundle.js";
+import { createTrunks } from "./trunks.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 const LOD_SCALE = 0.4;
@@ -63,9 +63,8 @@ export function createGraphView(container, { onSelect = () => {}, onOpen = () =>
   } });
 
   let nodes = new Map(), edges = new Map(), layout = null, direction = "LR", outlined = [];
-  let trunks = [], trunkOf = new Map(); // edge bundles (edgebundle.js), and the trunk of each bundled edge
   const gradLabels = createGradLabels(overlay.node());
-  const culler = createCuller();
+  const culler = createCuller(), trunks = createTrunks(); // trunks: many edges into one box (trunks.js)
   let current = null, kept = null; // the step's node and the keyboard's: always in the document
   const pinNodes = () => culler.pin([current, kept].map((id) => nodes.get(id)).filter(Boolean).map((n) => n.cull));
   let onPath = new Set(); // the path the check panel lights (checkpanel.js)
@@ -82,21 +81,12 @@ export function createGraphView(container, { onSelect = () => {}, onOpen = () =>
     const eFrag = document.createDocumentFragment(), nFrag = document.createDocumentFragment();
     // A big graph's boxes and edges are made as they first come near the view (cull.js):
     // at 10,000 nodes making them all was most of the first picture's second.
-    const lazy = display.nodes.length >= CULL_MIN;
-    const bundles = bundleFans(lay, dir); // a bundled edge is drawn to its trunk only
+    const lazy = display.nodes.length >= CULL_MIN, stubs = trunks.setGraph(lay, dir, display, eFrag); // a bundled edge: to its trunk
     for (const [i, e] of lay.edges.entries()) {
-      const key = display.edges[i].key, entry = { key, el: null, src: e.src, dst: e.dst, points: bundles.stubs.get(i) || e.points, cls: "" };
+      const key = display.edges[i].key, entry = { key, el: null, src: e.src, dst: e.dst, points: stubs.get(i) || e.points, cls: "" };
       edges.set(key, entry);
       if (!lazy) eFrag.appendChild(buildEdge(entry));
     }
-    trunkOf = new Map();
-    trunks = bundles.trunks.map((bundle) => {
-      const t = { dst: bundle.dst, keys: bundle.edges.map((i) => display.edges[i].key), cls: "", el: document.createElementNS(SVG, "path") };
-      for (const [name, value] of [["class", "ag-trunk"], ["d", trunkPath(bundle.points)], ["data-dst", t.dst]]) t.el.setAttribute(name, value);
-      for (const key of t.keys) trunkOf.set(key, t);
-      eFrag.appendChild(t.el); // one path, always in the document: not culled
-      return t;
-    });
     for (const d of display.nodes) {
       const n = { id: d.id, d, box: lay.nodes.get(d.id), el: null, cls: "", noteText: "", shown: null, edgeKeys: [] };
       nodes.set(d.id, n);
@@ -161,12 +151,8 @@ export function createGraphView(container, { onSelect = () => {}, onOpen = () =>
       n.shown = shown;
       if (n.el) updateNode(id, n, ds, extra); // one not made yet is drawn as it is made
     }
-    const touched = new Set(only ? [] : trunks);
-    for (const key of edgeKeys) {
-      updateEdge(key, edges.get(key), ds);
-      if (trunkOf.has(key)) touched.add(trunkOf.get(key));
-    }
-    for (const t of touched) updateTrunk(t, ds);
+    for (const key of edgeKeys) updateEdge(key, edges.get(key), ds);
+    trunks.update(ds, only && edgeKeys);
     current = ds.current;
     pinNodes();
     if (flipped) showOutlines(outlined, ds.visible);
@@ -206,20 +192,7 @@ export function createGraphView(container, { onSelect = () => {}, onOpen = () =>
     if (active) e.el.setAttribute("marker-start", "url(#ag-arrow-back)");
     else e.el.removeAttribute("marker-start");
   }
-
-  // A trunk is shown while its box and any of its sources are, lit while any of its edges is.
-  function updateTrunk(t, ds) {
-    const on = ds.visible.has(t.dst) && t.keys.some((key) => ds.visible.has(edges.get(key).src));
-    const lit = t.keys.some((key) => ds.lit.has(key)), active = t.keys.some((key) => ds.active.has(key));
-    const cls = `ag-trunk${on ? "" : " ag-hidden"}${lit ? " ag-lit" : ""}${active ? " ag-active" : ""}`;
-    if (cls === t.cls) return;
-    t.cls = cls;
-    t.el.setAttribute("class", cls);
-    t.el.setAttribute("marker-end", lit || active ? "url(#ag-arrow-lit)" : "url(#ag-arrow)");
-  }
-
   function setClass(n, cls) { if (cls !== n.cls) { n.cls = cls; n.el.setAttribute("class", cls); } }
-
   /** Zoom to show the whole graph, or with minScale its start readable (framing.js). */
   function fit({ minScale = 0, focus = null } = {}) {
     if (!layout) return;
