@@ -13,7 +13,9 @@ training step of a 1,250-block model (about 10,000 nodes) with its modules colla
 
 - cell: Shift-Enter to the output in the page (tracing, the document, its trip);
 - first picture: the output in the page to its graph drawn (node boxes, next frame);
-- step back / forward: the key press to the step counter changed and the next frame;
+- step back / forward: the key press to the step counter changed and the next frame, each
+  press as soon as the last step was drawn; and back again with 0.4 s between presses
+  (a step alone: the step panel typesets its lines at once, not after a pause);
 - scrub: frame times while the scrubber is dragged across the whole pass;
 - play: frame times while playing at the fastest speed;
 - heap: the page's JS heap after the graph is shown (CDP, after a garbage collection).
@@ -150,9 +152,15 @@ class Learner:
         self.page.keyboard.press(key)
         return self.page.evaluate("() => window.__agBench.pending")
 
-    def steps(self, cell: str, key: str, count: int) -> list[float]:
+    def steps(self, cell: str, key: str, count: int, pause_ms: int = 0) -> list[float]:
+        """``count`` presses of ``key``, each as soon as the last was drawn, or ``pause_ms`` after it
+        (a learner reading each step: the step panel typesets only a step that comes alone)."""
         self.widget(cell).focus()  # as Tab does: a click could select a node
-        times = [self.press(cell, key) for _ in range(count)]
+        times = []
+        for _ in range(count):
+            if pause_ms:
+                self.page.wait_for_timeout(pause_ms)
+            times.append(self.press(cell, key))
         return [t for t in times if t is not None]
 
     def scrub(self, cell: str, moves: int, seconds: float = 15) -> dict:
@@ -204,6 +212,7 @@ def measure(learner: Learner, cell: str, case: Case, reps: int, quick: bool) -> 
     say(f"{case.name}: cell {shown['output']:.0f} ms, drawn {shown['drawn']:.0f} ms later; stepping")
     back = learner.steps(cell, "ArrowLeft", reps)
     forward = learner.steps(cell, "ArrowRight", reps)
+    alone = learner.steps(cell, "ArrowLeft", max(3, reps // 2), pause_ms=400)
     say(f"{case.name}: steps back p50 {statistics.median(back):.0f} ms; scrubbing, playing")
     scrub = learner.scrub(cell, min(total, 30 if quick else 60))
     play = learner.play(cell, 1.0 if quick else 2.5)
@@ -213,6 +222,7 @@ def measure(learner: Learner, cell: str, case: Case, reps: int, quick: bool) -> 
             (name, "first picture: output to drawn", [shown["drawn"]], 1000),
             (name, "one step back", back, frame),
             (name, "one step forward", forward, frame),
+            (name, "one step back, alone (0.4 s after the last)", alone, frame),
             (name, f"scrub: frame times ({scrub['steps']} steps shown)", scrub["frames"], frame),
             (name, f"play: frame times ({play['steps']} steps)", play["frames"], frame),
             (name, "page JS heap, MB", [learner.heap_mb()], None)]

@@ -11,6 +11,7 @@ from conftest import ROOT
 pytestmark = pytest.mark.browser
 
 MEASURES = ["cell: Shift-Enter to output", "first picture: output to drawn", "one step back", "one step forward",
+            "one step back, alone",
             "scrub: frame times", "play: frame times", "page JS heap, MB"]
 
 

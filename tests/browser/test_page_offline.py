@@ -65,6 +65,7 @@ def test_the_readme_page_steps_offline_to_the_engines_gradients(chromium, readme
         if widget.locator(".ag-product").count():
             break
         widget.locator("button[data-action=back]").click()
+    widget.locator(".ag-math .katex").first.wait_for()  # quick clicks: typeset once they pause (steppanel.js)
     assert widget.locator(".ag-product").count() > 0 and widget.locator(".ag-math .katex").count() > 0
     assert "e = a * b + ag.log(d) * c" in widget.locator(".ag-codestrip").text_content()
     widget.locator(f"g.ag-node[data-id={ids['a']}]").click()

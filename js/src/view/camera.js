@@ -46,8 +46,11 @@ export function createCamera(graph, canvas, look, { whole = false } = {}) {
   function followStep(step, view) {
     if (step === shownStep) return;
     // Into and out of a wide view (an answer, the whole graph) the camera jumps: a glide's
-    // frames there paint the whole graph each (seconds at 1,000 nodes and more).
-    const jump = shownStep < 0 || wide;
+    // frames there paint the whole graph each (seconds at 1,000 nodes and more). So does a
+    // move of more than one event (the scrubber, Home, End): gliding across all that lies
+    // between made each of its frames build the boxes it passed (a scrub of the collapsed
+    // training step spent most of its frames there).
+    const jump = shownStep < 0 || wide || Math.abs(step - shownStep) > 1;
     shownStep = step;
     wide = !learnerFit && (view.kind === "answer" || view.kind === "whole");
     if (learnerFit) {

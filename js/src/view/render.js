@@ -14,6 +14,7 @@ import { drawOutlines, showOutlines } from "./outlinedraw.js";
 import { createCuller, CULL_MIN } from "./cull.js";
 import { boxesFrame, wholeGraphFrame } from "../model/framing.js";
 import { createCanvasSize } from "./canvassize.js";
+import { createTrunks } from "./trunks.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 const LOD_SCALE = 0.4;
@@ -63,7 +64,7 @@ export function createGraphView(container, { onSelect = () => {}, onOpen = () =>
 
   let nodes = new Map(), edges = new Map(), layout = null, direction = "LR", outlined = [];
   const gradLabels = createGradLabels(overlay.node());
-  const culler = createCuller();
+  const culler = createCuller(), trunks = createTrunks(); // trunks: many edges into one box (trunks.js)
   let current = null, kept = null; // the step's node and the keyboard's: always in the document
   const pinNodes = () => culler.pin([current, kept].map((id) => nodes.get(id)).filter(Boolean).map((n) => n.cull));
   let onPath = new Set(); // the path the check panel lights (checkpanel.js)
@@ -80,9 +81,9 @@ export function createGraphView(container, { onSelect = () => {}, onOpen = () =>
     const eFrag = document.createDocumentFragment(), nFrag = document.createDocumentFragment();
     // A big graph's boxes and edges are made as they first come near the view (cull.js):
     // at 10,000 nodes making them all was most of the first picture's second.
-    const lazy = display.nodes.length >= CULL_MIN;
+    const lazy = display.nodes.length >= CULL_MIN, stubs = trunks.setGraph(lay, dir, display, eFrag); // a bundled edge: to its trunk
     for (const [i, e] of lay.edges.entries()) {
-      const key = display.edges[i].key, entry = { key, el: null, src: e.src, dst: e.dst, points: e.points, cls: "" };
+      const key = display.edges[i].key, entry = { key, el: null, src: e.src, dst: e.dst, points: stubs.get(i) || e.points, cls: "" };
       edges.set(key, entry);
       if (!lazy) eFrag.appendChild(buildEdge(entry));
     }
@@ -151,6 +152,7 @@ export function createGraphView(container, { onSelect = () => {}, onOpen = () =>
       if (n.el) updateNode(id, n, ds, extra); // one not made yet is drawn as it is made
     }
     for (const key of edgeKeys) updateEdge(key, edges.get(key), ds);
+    trunks.update(ds, only && edgeKeys);
     current = ds.current;
     pinNodes();
     if (flipped) showOutlines(outlined, ds.visible);
@@ -190,9 +192,7 @@ export function createGraphView(container, { onSelect = () => {}, onOpen = () =>
     if (active) e.el.setAttribute("marker-start", "url(#ag-arrow-back)");
     else e.el.removeAttribute("marker-start");
   }
-
   function setClass(n, cls) { if (cls !== n.cls) { n.cls = cls; n.el.setAttribute("class", cls); } }
-
   /** Zoom to show the whole graph, or with minScale its start readable (framing.js). */
   function fit({ minScale = 0, focus = null } = {}) {
     if (!layout) return;

@@ -8,6 +8,11 @@ import { stepLatex } from "../model/latex.js";
 import { updateLines } from "../model/updates.js";
 
 const DEFER_MS = 120;
+// A new step this soon after the one before is a learner stepping fast (a held arrow,
+// a few presses in a row): typesetting costs ~25 ms of script, style and layout (~550
+// objects a step, in JupyterLab measured the whole step's floor), so the lines wait as
+// plain text until the stepping pauses, as while playing. A step alone is typeset at once.
+const FAST_MS = 250;
 
 export function createStepPanel(container) {
   const root = document.createElement("div");
@@ -21,16 +26,25 @@ export function createStepPanel(container) {
   error.hidden = true;
   root.append(text, math, error);
   container.appendChild(root);
-  let shownStep = -1, shownTrace = null, shownMath = false, timer = null;
+  let shownStep = -1, shownTrace = null, shownMath = false, timer = null, steppedAt = -Infinity;
 
-  /** With `defer` (while playing) the products appear as plain text at once and
-   * are typeset a moment later, unless the next step came first: typesetting
-   * (style and layout of KaTeX's DOM) costs more than the rest of a step. The
-   * caption is redone even on the same step: a pause changes what it tells. */
+  /** With `defer` (while playing), or on a step that follows the last one within
+   * FAST_MS, the products appear as plain text at once and are typeset a moment
+   * later, unless the next step came first: typesetting (style and layout of KaTeX's
+   * DOM) costs more than the rest of a step. The caption is redone even on the same
+   * step: a pause changes what it tells. */
   function show(index, state, { defer = false, live = false } = {}) {
-    text.textContent = caption(index, state, { playing: defer, live });
-    if (state.step === shownStep && index === shownTrace && (shownMath || defer)) return;
+    const words = caption(index, state, { playing: defer, live });
+    if (text.textContent !== words) text.textContent = words;
+    const sameStep = state.step === shownStep && index === shownTrace;
+    if (sameStep && (shownMath || defer || timer !== null)) return;
+    if (!sameStep) {
+      const now = performance.now();
+      defer = defer || now - steppedAt < FAST_MS;
+      steppedAt = now;
+    }
     clearTimeout(timer);
+    timer = null;
     shownStep = state.step;
     shownTrace = index;
     const s = stepLatex(index, state.event);
@@ -40,7 +54,7 @@ export function createStepPanel(container) {
         ...s.lines.flatMap((line) => [plain(line.text, "ag-product"),
         ...(line.total ? [plain(line.total.text, "ag-total")] : []),
         ...(line.note ? [plain(line.note, "ag-shape-note")] : [])]));
-      timer = setTimeout(() => { typeset(s); shownMath = true; }, DEFER_MS);
+      timer = setTimeout(() => { timer = null; typeset(s); shownMath = true; }, DEFER_MS);
     } else {
       typeset(s);
     }
