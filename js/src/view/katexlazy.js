@@ -14,3 +14,9 @@ export function whenKatex(then) {
   making ||= import("katex").then((module) => { katex = module.default; });
   making.then(then);
 }
+
+/** Make KaTeX a moment after a widget is shown (its first picture painted, its cell's output
+ * long in the page), so that a step taken later typesets in its own task. */
+export function makeKatexSoon() {
+  if (!katex && !making) setTimeout(() => whenKatex(() => {}), 100);
+}

@@ -2,7 +2,7 @@
 // backward the KaTeX lines (local derivative, incoming gradient, the product sent
 // to each input). Errors show in .ag-error. KaTeX runs with trust: false and
 // throwOnError: false, and names reach it escaped (latex.js).
-import { katex, whenKatex } from "./katexlazy.js";
+import { katex, makeKatexSoon, whenKatex } from "./katexlazy.js";
 import { caption } from "../model/caption.js";
 import { stepLatex } from "../model/latex.js";
 import { updateLines } from "../model/updates.js";
@@ -26,6 +26,7 @@ export function createStepPanel(container) {
   error.hidden = true;
   root.append(text, math, error);
   container.appendChild(root);
+  makeKatexSoon(); // off the cell's path, ready before a step needs it (katexlazy.js)
   let shownStep = -1, shownTrace = null, shownMath = false, timer = null, steppedAt = -Infinity;
 
   /** With `defer` (while playing), or on a step that follows the last one within
