@@ -18,5 +18,6 @@ export function whenKatex(then) {
 /** Make KaTeX a moment after a widget is shown (its first picture painted, its cell's output
  * long in the page), so that a step taken later typesets in its own task. */
 export function makeKatexSoon() {
-  if (!katex && !making) setTimeout(() => whenKatex(() => {}), 100);
+  // the next frame is the first picture's (the panel is made before the graph is laid out)
+  if (!katex && !making) requestAnimationFrame(() => setTimeout(() => whenKatex(() => {}), 100));
 }
