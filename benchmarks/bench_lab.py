@@ -260,6 +260,23 @@ def table(rows: list[tuple]) -> str:
     return "\n".join(lines)
 
 
+def learner_at(playwright, base: str, token: str, notebook: str):
+    """Chromium open on ``notebook`` in the lab at ``base``, the probes in its page and its
+    first (setup) cell run: ``(browser, Learner)``."""
+    browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+    page = browser.new_context(viewport={"width": 1400, "height": 1000}).new_page()
+    page.set_default_timeout(180_000)
+    open_notebook(page, base, token, notebook)
+    page.evaluate((Path(__file__).parent / "lab_probes.js").read_text())
+    learner = Learner(page, page.context.new_cdp_session(page))
+    page.locator(".jp-Notebook .jp-Cell").first.locator(".jp-InputArea-editor").click()
+    page.keyboard.press("Escape")
+    page.keyboard.press("Shift+Enter")  # the setup cell
+    page.wait_for_function("() => /\\[\\d+\\]/.test(document.querySelector('.jp-InputArea-prompt')"
+                           ".textContent)")
+    return browser, learner
+
+
 def run(quick: bool, reps: int, only: str | None = None) -> str:
     from playwright.sync_api import sync_playwright
 
@@ -273,17 +290,7 @@ def run(quick: bool, reps: int, only: str | None = None) -> str:
         cells = [marked(case.source, f"# case {i}") for i, case in enumerate(chosen, start=1)]
         write_notebook(root / "bench.ipynb", [SETUP.format(depth=5 if quick else 1250), *cells])
         with jupyterlab(root, root / "jupyterlab.log") as (base, token), sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-            page = browser.new_context(viewport={"width": 1400, "height": 1000}).new_page()
-            page.set_default_timeout(180_000)
-            open_notebook(page, base, token, "bench.ipynb")
-            page.evaluate((Path(__file__).parent / "lab_probes.js").read_text())
-            learner = Learner(page, page.context.new_cdp_session(page))
-            page.locator(".jp-Notebook .jp-Cell").first.locator(".jp-InputArea-editor").click()
-            page.keyboard.press("Escape")
-            page.keyboard.press("Shift+Enter")  # the setup cell
-            page.wait_for_function("() => /\\[\\d+\\]/.test(document.querySelector('.jp-InputArea-prompt')"
-                                   ".textContent)")
+            browser, learner = learner_at(p, base, token, "bench.ipynb")
             rows = []
             for i, case in enumerate(chosen, start=1):
                 try:

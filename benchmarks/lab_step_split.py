@@ -22,8 +22,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests" / "browser"))
 sys.path.insert(0, str(ROOT / "benchmarks"))
-from bench_lab import CHAIN, SETUP, Learner, marked, percentile  # noqa: E402
-from lab_harness import CHROMIUM, CHROMIUM_ARGS, jupyterlab, open_notebook, write_notebook  # noqa: E402
+from bench_lab import CHAIN, SETUP, learner_at, marked, percentile  # noqa: E402
+from lab_harness import jupyterlab, write_notebook  # noqa: E402
 
 # Per step: the key's time stamp, its handler's start, the counter's change, the next frame's
 # callback, and a task after that frame.
@@ -60,17 +60,8 @@ def main(argv=None) -> None:
         root = Path(tmp)
         write_notebook(root / "split.ipynb", [SETUP.format(depth=5), marked(CHAIN.format(ops=args.ops), CELL)])
         with jupyterlab(root, root / "jupyterlab.log") as (base, token), sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-            page = browser.new_context(viewport={"width": 1400, "height": 1000}).new_page()
-            page.set_default_timeout(180_000)
-            open_notebook(page, base, token, "split.ipynb")
-            page.evaluate((ROOT / "benchmarks" / "lab_probes.js").read_text())
-            learner = Learner(page, page.context.new_cdp_session(page))
-            page.locator(".jp-Notebook .jp-Cell").first.locator(".jp-InputArea-editor").click()
-            page.keyboard.press("Escape")
-            page.keyboard.press("Shift+Enter")  # the setup cell
-            page.wait_for_function("() => /\\[\\d+\\]/.test(document.querySelector('.jp-InputArea-prompt')"
-                                   ".textContent)")
+            browser, learner = learner_at(p, base, token, "split.ipynb")
+            page = learner.page
             learner.run_cell(CELL)
             learner.widget(CELL).locator(".ag-step-counter").wait_for(state="attached")
             page.wait_for_timeout(500)
