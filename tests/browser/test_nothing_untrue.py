@@ -44,6 +44,8 @@ def test_a_python_number_gets_no_derivative_in_the_step_panel(page, site):
     formulas = []
     for _ in doc["events"]:
         page.click("button[data-action=step]")
+        # clicks in quick succession show the products as plain text, typeset once they pause (steppanel.js)
+        page.wait_for_function("() => !document.querySelector('.ag-steppanel .ag-plain.ag-product')")
         formulas += page.eval_on_selector_all(
             ".ag-steppanel annotation[encoding='application/x-tex']", "els => els.map(e => e.textContent)")
     assert any("\\partial {\\text{x}}" in f for f in formulas), formulas
