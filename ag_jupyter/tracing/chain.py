@@ -31,14 +31,12 @@ class RunningTotals:
     """What each tensor of one backward pass has received so far, for the tensors that
     receive more than one contribution (the others cost nothing)."""
 
-    __slots__ = ("_held", "_prior", "_uses", "summed")
+    __slots__ = ("_held", "_prior", "_uses")
 
     def __init__(self):
         self._held: dict = {}  # tensor id -> sum of the contributions so far (the engine's buffer)
         self._prior: dict = {}  # tensor id -> a leaf's .grad array from before this backward
         self._uses: dict = {}
-        # The ids ``add`` sums during this pass: the rest go by without a call (the recorder asks)
-        self.summed: set = set()
 
     def begin(self, uses: dict, priors: dict) -> None:
         """A backward pass starts: ``uses`` counts the ops consuming each tensor id,
@@ -47,7 +45,6 @@ class RunningTotals:
         self._held.clear()
         self._uses = uses
         self._prior = priors
-        self.summed = {tensor_id for tensor_id, count in uses.items() if count > 1}.union(priors)
 
     def add(self, tensor_id: str, grad):
         """Record one contribution; return the total it makes, or None when this
@@ -65,4 +62,3 @@ class RunningTotals:
     def end(self) -> None:
         self._held.clear()
         self._prior = {}
-        self.summed = set()

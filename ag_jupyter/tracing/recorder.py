@@ -24,7 +24,7 @@ from .journal import Journal
 from .op_info import by_torch_name, describe
 from .records import Records
 from .source_lines import user_line
-from .summary import SAMPLE, Deferred, device_name, dtype_name, nonfinite
+from .summary import device_name, dtype_name, nonfinite
 from .summary import record as summary_of
 from .summary_cache import SummaryCache
 from .updates import UpdateRecording
@@ -33,7 +33,6 @@ from .walk import adopt
 _ref = weakref.ref
 _OUTPUT = (None, None)  # a saved tensor that is the op's own output (see Recorder._saved)
 _HOST = (numpy.ndarray, numpy.generic)
-_NDARRAY = numpy.ndarray
 
 
 def _array(x):
@@ -164,17 +163,10 @@ class Recorder(Journal, Records, UpdateRecording, Listener):
         op_id, out_id = f"op{self._ops}", f"t{self._tensors}"
         self._ops += 1
         self._tensors += 1
-        scope = self._scope
-        if data.__class__ is _NDARRAY:  # the common case, without a call: summary.record's first test
-            device = "cpu"
-            value = Deferred(data) if data.size <= SAMPLE and data.base is None else summary_of(data, self.exact)
-        else:
-            device = "cpu" if isinstance(data, _HOST) else device_name(data)
-            value = summary_of(data, self.exact)
-        self.journal_op(op_id, out_id, describe(node), saved, line, scope[-1] if scope else None,
-                        consts, input_ids, data, device, value)
-        self.inputs[op_id] = input_ids  # journal.consumed's two lines, without its call
-        self._new_inputs.append(input_ids)
+        device = "cpu" if isinstance(data, _HOST) else device_name(data)
+        self.journal_op(op_id, out_id, describe(node), saved, line, self._scope[-1] if self._scope else None,
+                        consts, input_ids, data, device, summary_of(data, self.exact))
+        self.consumed(op_id, input_ids)
         ops[node._seq] = (op_id, out_id)
 
     def _saved(self, node, inputs, input_ids, data) -> tuple:
@@ -309,14 +301,13 @@ class Recorder(Journal, Records, UpdateRecording, Listener):
         input_ids = self.inputs.get(op_id, ())
         grads = []  # (arg, target, grad, local, total): the summaries and numbers now, the dicts later
         follows = node._next
-        summed = self._totals.summed
         for arg, grad in enumerate(step.grad_inputs):
             target = input_ids[arg] if arg < len(input_ids) else None
             if grad is None or follows[arg] is None:  # the engine drops what goes nowhere (2.0 - x: the 2.0's)
                 grads.append((arg, target, None, None, None))
                 continue
             array = grad._data if grad.__class__ in TENSOR_TYPES else grad
-            total = self._totals.add(target, array) if target in summed else None
+            total = None if target is None else self._totals.add(target, array)
             if total is not None:
                 last = target not in input_ids[arg + 1:len(step.grad_inputs)]  # x * x: twice here
                 finished = {e["node"]: e["grad"] for e in self._pending}  # leaves this step completed
