@@ -31,20 +31,38 @@ class RunningTotals:
     """What each tensor of one backward pass has received so far, for the tensors that
     receive more than one contribution (the others cost nothing)."""
 
-    __slots__ = ("_held", "_prior", "_uses")
+    __slots__ = ("_held", "_prior", "_uses", "summed")
 
     def __init__(self):
         self._held: dict = {}  # tensor id -> sum of the contributions so far (the engine's buffer)
         self._prior: dict = {}  # tensor id -> a leaf's .grad array from before this backward
-        self._uses: dict = {}
+        self._uses: dict = {}  # tensor id -> how many recorded ops consume it, counted across passes
+        # The ids ``add`` may sum: those consumed by two ops or more, and this pass's priors. Kept
+        # up to date as uses are counted, so a caller skips ``add`` for any other id (its one
+        # contribution is all it gets: no total) at the cost of one look-up. A superset is harmless:
+        # ``add`` decides.
+        self.summed: set = set()
 
-    def begin(self, uses: dict, priors: dict) -> None:
-        """A backward pass starts: ``uses`` counts the ops consuming each tensor id,
-        ``priors`` maps leaf ids to the ``.grad`` arrays they hold now (the engine
-        replaces, never mutates, them during backward, so a reference is enough)."""
+    def count(self, consumed) -> None:
+        """Count the uses of the ops recorded since the last count: ``consumed`` holds each new
+        op's input ids (None for a number). Only new ops are counted, so a traced loop stays
+        linear: each pass costs what it recorded, not what the trace holds."""
+        uses, summed = self._uses, self.summed
+        for input_ids in consumed:
+            for src in input_ids:
+                if src is not None:
+                    count = uses.get(src, 0) + 1
+                    uses[src] = count
+                    if count == 2:
+                        summed.add(src)
+
+    def begin(self, priors: dict) -> None:
+        """A backward pass starts (its ops counted): ``priors`` maps leaf ids to the
+        ``.grad`` arrays they hold now (the engine replaces, never mutates, them during
+        backward, so a reference is enough)."""
         self._held.clear()
-        self._uses = uses
         self._prior = priors
+        self.summed.update(priors)
 
     def add(self, tensor_id: str, grad):
         """Record one contribution; return the total it makes, or None when this
@@ -61,4 +79,8 @@ class RunningTotals:
 
     def end(self) -> None:
         self._held.clear()
+        uses, summed = self._uses, self.summed
+        for tensor_id in self._prior:  # summed for this pass only
+            if uses.get(tensor_id, 0) < 2:
+                summed.discard(tensor_id)
         self._prior = {}

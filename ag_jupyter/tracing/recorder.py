@@ -79,7 +79,6 @@ class Recorder(Journal, Records, UpdateRecording, Listener):
         self._pending: list = []  # accumulate events waiting for the step that caused them
         self._cache = SummaryCache(exact_stats)
         self._totals = RunningTotals()
-        self._uses: dict = {}  # tensor id -> how many ops consumed it (up to the last backward's start)
         self._init_journal()
         # Events whose nonfinite_origin mark waits for their summaries (see settle)
         self._unsettled: list = []  # (create event, output summary, input ids) or (step event,)
@@ -270,18 +269,14 @@ class Recorder(Journal, Records, UpdateRecording, Listener):
         self._cache.clear()
         adopt(self, roots)
         self.add_event({"type": "backward_begin", "roots": [self.tensor_id(r) for r in roots]})
-        uses = self._uses
-        for input_ids in self._new_inputs:  # of the ops recorded since the last backward began
-            for src in input_ids:
-                if src is not None:
-                    uses[src] = uses.get(src, 0) + 1
+        self._totals.count(self._new_inputs)  # the ops recorded since the last backward began
         self._new_inputs.clear()
         priors = {}
         for tensor_id, ref in self.params.items():
             t = ref()
             if t is not None and t.grad is not None:
                 priors[tensor_id] = t.grad._data
-        self._totals.begin(uses, priors)
+        self._totals.begin(priors)
 
     def on_backward_step(self, step) -> None:
         node = step.node
@@ -301,13 +296,15 @@ class Recorder(Journal, Records, UpdateRecording, Listener):
         input_ids = self.inputs.get(op_id, ())
         grads = []  # (arg, target, grad, local, total): the summaries and numbers now, the dicts later
         follows = node._next
+        totals = self._totals
+        summed = totals.summed
         for arg, grad in enumerate(step.grad_inputs):
             target = input_ids[arg] if arg < len(input_ids) else None
             if grad is None or follows[arg] is None:  # the engine drops what goes nowhere (2.0 - x: the 2.0's)
                 grads.append((arg, target, None, None, None))
                 continue
             array = grad._data if grad.__class__ in TENSOR_TYPES else grad
-            total = None if target is None else self._totals.add(target, array)
+            total = totals.add(target, array) if target in summed else None  # None is in no set
             if total is not None:
                 last = target not in input_ids[arg + 1:len(step.grad_inputs)]  # x * x: twice here
                 finished = {e["node"]: e["grad"] for e in self._pending}  # leaves this step completed

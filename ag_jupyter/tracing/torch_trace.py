@@ -42,7 +42,6 @@ class trace_torch:  # noqa: N801 - a context manager named like the function use
         self.graph = TorchGraph(self.records, self.params)
         self._mode = None
         self._totals = RunningTotals()
-        self._uses: dict = {}  # tensor id -> how many op nodes take it
         self._edges_counted = 0
         # id(tensor) -> (weak reference, tensor id) for leaves and backward roots, so
         # ``ag.show(tr, names=...)`` can name them after the block (PyTorch's graph
@@ -100,15 +99,13 @@ class trace_torch:  # noqa: N801 - a context manager named like the function use
             if isinstance(root, self.torch.Tensor) and root.grad_fn is not None:
                 self._remember(root, graph.ops[id(root.grad_fn)][2])
         events.append({"type": "backward_begin", "roots": root_ids})
-        uses = self._uses  # counted from the edges added since the last backward only: a loop stays linear
-        for src, dst, _ in self.records.edges[self._edges_counted:]:
-            if dst[0] == "o":
-                uses[src] = uses.get(src, 0) + 1
+        # counted from the edges added since the last backward only: a loop stays linear
+        self._totals.count((src,) for src, dst, _ in self.records.edges[self._edges_counted:] if dst[0] == "o")
         self._edges_counted = len(self.records.edges)
         # PyTorch accumulates .grad in place: the values from before must be copied
         priors = {tensor_id: to_numpy(t.grad).copy() for t, tensor_id in graph.leaves.values()
                   if t.requires_grad and t.grad is not None}
-        self._totals.begin(uses, priors)
+        self._totals.begin(priors)
         handles = [fn.register_hook(self._hook(fn)) for fn in graph.reachable(roots)]
         completed = False
         try:
