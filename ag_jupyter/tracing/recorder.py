@@ -22,7 +22,7 @@ from ..tensor import TENSOR_TYPES
 from .chain import RunningTotals, local_derivative
 from .journal import Journal
 from .op_info import by_torch_name, describe
-from .records import Records
+from .records import OP_IDS, TENSOR_IDS, Records
 from .source_lines import user_line
 from .summary import device_name, dtype_name, nonfinite
 from .summary import record as summary_of
@@ -135,17 +135,17 @@ class Recorder(Journal, Records, UpdateRecording, Listener):
         input_ids = []  # a tensor's id, or None (a number: consts says which)
         consts = None
         ops = self.ops
-        for arg, x in enumerate(inputs):  # a loop, not comprehensions: each of those is a call in 3.11
+        for x in inputs:  # a loop, not comprehensions (each is a call in 3.11), nor enumerate (few need arg)
             if x.__class__ in TENSOR_TYPES:
                 made_by = x.grad_fn  # tensor_id's commonest case first: a result this trace recorded
                 entry = ops.get(made_by._seq) if made_by is not None else None
                 input_ids.append(entry[1] if entry is not None else self.tensor_id(x))
             else:
-                input_ids.append(None)
                 if x is not None:
                     if consts is None:
                         consts = []
-                    consts.append((arg, constant(x)))
+                    consts.append((len(input_ids), constant(x)))  # (its position, its value)
+                input_ids.append(None)
         settings = _SETTINGS.get(node.__class__, _UNKNOWN)
         if settings is _UNKNOWN:
             settings = _SETTINGS[node.__class__] = getattr(node.__class__, "constants", None)
@@ -159,7 +159,7 @@ class Recorder(Journal, Records, UpdateRecording, Listener):
         input_ids = tuple(input_ids)
         if consts is not None:
             consts = tuple(consts)
-        op_id, out_id = f"op{self._ops}", f"t{self._tensors}"
+        op_id, out_id = OP_IDS[self._ops], TENSOR_IDS[self._tensors]
         self._ops += 1
         self._tensors += 1
         device = "cpu" if isinstance(data, _HOST) else device_name(data)
