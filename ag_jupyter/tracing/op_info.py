@@ -41,6 +41,12 @@ def concrete(cls) -> bool:
 _described: dict = {}  # node class -> (name, symbol, formula), for classes that name every node alike
 
 
+def class_description(cls) -> tuple | None:
+    """``describe``'s answer for every node of ``cls`` once it described one, or None where
+    each node has its own (a custom ``Function``'s, a node that names itself)."""
+    return _described.get(cls)
+
+
 def describe(node) -> tuple:
     """``(name, symbol, formula)`` for an engine node."""
     described = _described.get(node.__class__)

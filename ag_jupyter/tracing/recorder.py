@@ -21,7 +21,7 @@ from ..autograd.listener import Listener
 from ..tensor import TENSOR_TYPES
 from .chain import RunningTotals, local_derivative
 from .journal import Journal
-from .op_info import by_torch_name, describe
+from .op_info import by_torch_name, class_description, describe
 from .records import OP_IDS, TENSOR_IDS, Records
 from .source_lines import user_line
 from .summary import device_name, dtype_name, nonfinite
@@ -56,8 +56,9 @@ def setting(value) -> str:
     return str(value)
 
 
-_SETTINGS: dict = {}  # op class -> its ``constants`` method, or None: most ops have none
-_UNKNOWN = object()
+# op class -> (its description when every node of it has the same, else None; its ``constants``
+# method, or None: most ops have none). One look-up per op for both.
+_CLASSES: dict = {}
 
 
 class Recorder(Journal, Records, UpdateRecording, Listener):
@@ -146,9 +147,12 @@ class Recorder(Journal, Records, UpdateRecording, Listener):
                         consts = []
                     consts.append((len(input_ids), constant(x)))  # (its position, its value)
                 input_ids.append(None)
-        settings = _SETTINGS.get(node.__class__, _UNKNOWN)
-        if settings is _UNKNOWN:
-            settings = _SETTINGS[node.__class__] = getattr(node.__class__, "constants", None)
+        known = _CLASSES.get(node.__class__)
+        if known is None:
+            describe(node)  # which makes the class's description, where it has one
+            known = _CLASSES[node.__class__] = (class_description(node.__class__),
+                                                getattr(node.__class__, "constants", None))
+        described, settings = known
         if settings is not None:  # a window's kernel, stride, padding... (conv, pooling): by name
             consts = (consts or []) + [(name, setting(value)) for name, value in settings(node).items()]
         saved = self._saved(node, inputs, input_ids, data) if node.saved or node.saves_output else None
@@ -163,8 +167,9 @@ class Recorder(Journal, Records, UpdateRecording, Listener):
         self._ops += 1
         self._tensors += 1
         device = "cpu" if isinstance(data, _HOST) else device_name(data)
-        self.journal_op(op_id, out_id, describe(node), saved, line, self._scope[-1] if self._scope else None,
-                        consts, input_ids, data, device, summary_of(data, self.exact))
+        self.journal_op(op_id, out_id, described or describe(node), saved, line,
+                        self._scope[-1] if self._scope else None, consts, input_ids, data, device,
+                        summary_of(data, self.exact))
         self.consumed(op_id, input_ids)
         ops[node._seq] = (op_id, out_id)
 
@@ -285,21 +290,22 @@ class Recorder(Journal, Records, UpdateRecording, Listener):
             adopt(self, (), (node,))
             entry = self.ops[node._seq]
         op_id = entry[0]
-        if hooks.node_hooks and step.grad_output is not None:
+        received = step.grad_output  # an array; a tensor under create_graph
+        if hooks.node_hooks and received is not None:
             self._retained(node, entry[1])
         cache = self._cache
-        received = step.grad_output  # an array; a tensor under create_graph
         if received.__class__ in TENSOR_TYPES:
             received = received._data
         grad_output = None if received is None else cache.get(received)
         scalar = received is not None and received.size == 1  # local derivatives are for scalars
         input_ids = self.inputs.get(op_id, ())
+        known = len(input_ids)
         grads = []  # (arg, target, grad, local, total): the summaries and numbers now, the dicts later
         follows = node._next
         totals = self._totals
         summed = totals.summed
         for arg, grad in enumerate(step.grad_inputs):
-            target = input_ids[arg] if arg < len(input_ids) else None
+            target = input_ids[arg] if arg < known else None
             if grad is None or follows[arg] is None:  # the engine drops what goes nowhere (2.0 - x: the 2.0's)
                 grads.append((arg, target, None, None, None))
                 continue
