@@ -14,7 +14,8 @@ import tomllib
 
 pytest.importorskip("nbconvert")
 pytest.importorskip("anywidget")
-from export_fixtures import README_CELLS, ROOT, executed  # noqa: E402
+from example_graphs import readme_example  # noqa: E402
+from export_fixtures import README_CELLS, README_GRADS, ROOT, executed  # noqa: E402
 
 from ag_jupyter.export import SteppableHTMLExporter  # noqa: E402
 
@@ -61,6 +62,12 @@ def test_steppable_export_carries_the_bundle_once_and_every_graph(with_state):
     states = [json.loads(block) for block in DATA.findall(body)]
     assert len(states) == 2 and resources["ag_jupyter"]["graphs"] == 2
     assert {n.get("label") for n in states[0]["trace"]["nodes"]} >= set("abcde")
+    saved = with_state.metadata["widgets"]["application/vnd.jupyter.widget-state+json"]["state"].values()
+    assert any(model.get("buffers") for model in saved)  # the values went as binary parts, kept as base64
+    assert '"packed"' not in json.dumps(states)  # ... and the page's documents hold them as numbers again
+    grads = {n["label"]: n["grad"]["values"][0] for n in states[0]["trace"]["nodes"] if n.get("label") in README_GRADS}
+    _, names = readme_example()  # the same cell on this process's engine: the same float32 bits
+    assert grads == {label: names[label].grad.item() for label in README_GRADS}
     assert body.count("ag-page-mounted") == 1, "the page bundle once per page"
     assert body.count('class="ag-static"') == 2, "each graph's picture stays until it draws"
     assert "unpkg.com" not in body and "require.min.js" not in body and "html-manager" not in body

@@ -1,12 +1,13 @@
 """Summaries finished together (tracing/summary_batch.py) are the summaries finished alone,
 number for number: the whole document is compared, built from the same run both ways."""
 import json
+import math
 
 import numpy
 import pytest
 
 import ag_jupyter as ag
-from ag_jupyter.tracing import document, summary_batch
+from ag_jupyter.tracing import document, statistics, summary_batch
 from ag_jupyter.tracing.statistics import finished_one, finished_rows, preview, sample_stats, scratch, stat
 from ag_jupyter.tracing.summary import Large
 
@@ -85,3 +86,21 @@ def test_a_stack_of_rows_gives_each_row_what_sample_stats_and_preview_give_it(sh
                     "norm": stat(summary.norm), "preview": preview(summary.grid, summary.step, True)}
         for got in (row, alone):
             assert {key: got[key] for key in expected} == expected
+
+
+def test_statistics_rounded_together_are_stat_of_each():
+    """``finished_rows`` rounds its numbers in a few NumPy calls (``statistics._stats``):
+    each must be ``stat``'s float, sign of zero included, where the scaling is exact, near
+    the half-way ties that ``%.7g`` breaks to even, past 1e22 either way, and not finite."""
+    rng = numpy.random.default_rng(11)
+    ties = rng.integers(10 ** 7, 10 ** 8, 2000).astype(numpy.float64) * 10.0 + 5.0  # 9 digits ending in 5
+    numbers = numpy.concatenate([
+        rng.standard_normal(20000),
+        rng.standard_normal(20000) * 10.0 ** rng.integers(-40, 40, 20000),
+        ties, ties / 10.0 ** rng.integers(1, 12, 2000), (ties + 0.5) / 1e9,
+        rng.standard_normal(2000).astype(numpy.float32).astype(numpy.float64),
+        numpy.array([0.0, -0.0, math.inf, -math.inf, math.nan, 5e-324, 1e-310, 1.7e308, -1.7e308, 9999999.5,
+                     99999995.0, 999999.95, 1e22, 1e23, 1e-22, 1e-23, 12345665.0, 12345675.0, 0.1, 123456.75])])
+    got = statistics._stats(numbers)
+    want = [stat(x) for x in numbers.tolist()]
+    assert [repr(g) for g in got] == [repr(w) for w in want]

@@ -14,6 +14,7 @@ stays a static picture, and the exporter says how to get it stepping.
 """
 from __future__ import annotations
 
+import base64
 import copy
 from pathlib import Path
 
@@ -22,6 +23,7 @@ from nbconvert.preprocessors import Preprocessor
 from traitlets import default
 
 from ..widgets.page import graph_markup, head_assets, state_from_traits
+from ..widgets.wire_values import unpacked
 
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
@@ -33,6 +35,19 @@ TEMPLATES = Path(__file__).resolve().parent / "templates"
 def _is_graph(model: dict | None) -> bool:
     state = (model or {}).get("state") or {}
     return str(state.get("_anywidget_id", "")).startswith(OUR_WIDGET) and isinstance(state.get("trace"), dict)
+
+
+def _plain_state(model: dict) -> dict:
+    """A saved GraphWidget's traits with its document as plain JSON: the widget sent its float
+    values as binary parts (``widgets/wire_values.py``), which the state keeps as base64."""
+    buffers = {}
+    for saved in model.get("buffers") or ():
+        path, data = saved.get("path") or (), saved.get("data") or ""
+        if len(path) == 2 and path[0] == "trace":
+            buffers[path[1]] = bytes.fromhex(data) if saved.get("encoding") == "hex" else base64.b64decode(data)
+    state = model["state"]
+    trace = unpacked(state["trace"], buffers)
+    return dict(state, trace=trace)
 
 
 class GraphOutputs(Preprocessor):
@@ -52,7 +67,7 @@ class GraphOutputs(Preprocessor):
                 model = saved.get(view.get("model_id"))
                 if _is_graph(model):
                     picture = data.get(SVG, "")
-                    output["data"] = {"text/html": graph_markup(state_from_traits(model["state"]), picture)}
+                    output["data"] = {"text/html": graph_markup(state_from_traits(_plain_state(model)), picture)}
                     stepping += 1
                 elif model is None and SVG in data:  # ours or not, there is nothing to run it from
                     output["data"] = {key: value for key, value in data.items() if key != WIDGET_VIEW}

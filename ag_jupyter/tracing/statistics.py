@@ -170,7 +170,7 @@ def _finished_quietly(values, cells, step: list, norms: list, sampled: bool) -> 
     codes = numpy.rint(scaled, out=scaled).astype(numpy.uint8).tobytes()  # row after row
     numbers = numpy.stack([_lowest(values, axis=1), _highest(values, axis=1), means, stds,
                            numpy.asarray(norms, dtype=numpy.float64), grid_lows, grid_highs], axis=1)
-    rounded = _stats(numbers.reshape(-1).tolist())
+    rounded = _stats(numbers.reshape(-1))
     overflowed = (ranges == math.inf).tolist()
     rows, cols, top = int(cells.shape[1]), int(cells.shape[2]), int(TOP)
     finished = []
@@ -188,8 +188,41 @@ def _finished_quietly(values, cells, step: list, norms: list, sampled: bool) -> 
     return finished
 
 
-def _stats(numbers: list) -> list:
-    """``stat`` of each number (7 significant digits, None where not finite), in one formatting
-    call: ``%`` formats a float as ``format`` does."""
+def _stats(numbers) -> list:
+    """``stat`` of each number of the float64 array ``numbers``, in a few NumPy calls: each
+    scaled by the power of ten that leaves 7 digits before the point, rounded to an integer,
+    and scaled back. An integer below 2**53 and a power of ten up to 1e22 are exact in
+    float64, so the one division (or product) that scales back rounds correctly: the float
+    ``float("%.7g" % x)`` reads. The scaling's own rounding is under 1e-9 of a unit, so only
+    a number whose scaled form lies within ``_TIE`` of a half (where ``%.7g`` rounds the exact
+    binary value half to even), or whose power of ten is out of the exact range, is formatted
+    as ``stat`` does; so are the ones that are not finite or zero."""
+    with numpy.errstate(all="ignore"):  # log10 of 0 and inf, inf - inf: those go to ``stat``
+        magnitude = numpy.abs(numbers)
+        places = 6 - numpy.floor(numpy.log10(magnitude))
+        up = numpy.minimum(places, _EXACT_POWER)
+        down = numpy.minimum(-places, _EXACT_POWER)
+        scaled = numpy.where(places >= 0, numbers * _TEN ** up, numbers / _TEN ** down)
+        digits = numpy.rint(scaled)
+        back = numpy.where(places >= 0, digits / _TEN ** up, digits * _TEN ** down)
+        size = numpy.abs(digits)
+        aside = ~((numpy.abs(numpy.abs(scaled - digits) - 0.5) > _TIE) & (size >= 1e6) & (size <= 1e7)
+                  & (numpy.abs(places) <= _EXACT_POWER))
+    rounded = back.tolist()
+    if aside.any():
+        places = numpy.flatnonzero(aside).tolist()
+        for at, value in zip(places, _formatted(numbers[aside].tolist())):
+            rounded[at] = value
+    return rounded
+
+
+def _formatted(numbers: list) -> list:
+    """``stat`` of each number, in one formatting call: ``%`` formats a float as ``format``
+    does."""
     text = ("%.7g " * len(numbers)) % tuple(numbers)
     return [value if value - value == 0.0 else None for value in map(float, text.split())]
+
+
+_TEN = 10.0
+_EXACT_POWER = 22  # 1e22 is the largest power of ten float64 holds exactly
+_TIE = 1e-6

@@ -12,6 +12,8 @@ byte; ``get_state()`` outside a send (``ipywidgets.embed``) still gives plain li
 """
 from __future__ import annotations
 
+from .wire_values import packed
+
 
 class PassedList:
     """A list's items, iterated: JSON-encoded through ``default`` as a list, never walked."""
@@ -30,9 +32,9 @@ class PassedList:
 
 def document_to_json(document: dict, widget) -> dict:
     """The ``to_json`` of the ``trace`` trait: its lists passed by while a send is under way."""
-    if not getattr(widget, "_sending", False):
+    if not getattr(widget, "_sending", False) or not document.get("nodes"):
         return document
-    return {key: PassedList(value) if value.__class__ is list else value for key, value in document.items()}
+    return {key: PassedList(value) if value.__class__ is list else value for key, value in packed(document).items()}
 
 
 class SentWithoutBufferSearch:

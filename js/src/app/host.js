@@ -6,6 +6,7 @@ import { indexTrace, passRange, player, tickDelay, canAdvance, forwardEnds } fro
 import { predictStop } from "../model/predict.js";
 import { TRAIT_DEFAULTS } from "../model/contract.js";
 import { applyChange } from "../model/trace-change.js";
+import { unpackValues } from "../model/wirevalues.js";
 
 /** Read a trait, with the contract's default where the model lacks it (an older
  * Python side, a page written before the trait existed). */
@@ -27,7 +28,7 @@ export function createHost(model) {
 
   function getIndex() {
     const t = model.get("trace");
-    if (t !== traceRef) { traceRef = shown = t; index = indexTrace(t); }
+    if (t !== traceRef) { traceRef = shown = t; index = indexTrace(unpackValues(t)); }
     return index;
   }
 

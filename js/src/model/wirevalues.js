@@ -1,0 +1,57 @@
+// The trace document as the widget's kernel sends it: each finite float32 or float64 small
+// summary as {packed: [at, dtype, ...shape]}, its entries at `at` in the document's
+// values32 / values64 buffer (binary message parts, little-endian; ag_jupyter/widgets/
+// wire_values.py). unpackValues puts every summary back as the JSON document has it,
+// {shape, dtype, values, nan: 0, inf: 0}, before anything reads the document.
+
+const READERS = { float32: ["values32", 4, "getFloat32"], float64: ["values64", 8, "getFloat64"] };
+
+/** A DataView over a buffer the way the widget's model hands it over (DataView, an
+ * ArrayBuffer, or a typed array). */
+function viewOf(buffer) {
+  if (!buffer) return null;
+  if (buffer instanceof DataView) return buffer;
+  if (buffer instanceof ArrayBuffer) return new DataView(buffer);
+  if (ArrayBuffer.isView(buffer)) return new DataView(buffer.buffer, buffer.byteOffset, buffer.byteLength);
+  return null;
+}
+
+/** The summary `s` with its values read back, or `s` itself when it is not packed. */
+function restore(s, views) {
+  if (!s || typeof s !== "object" || !Array.isArray(s.packed)) return s;
+  const [at, dtype, ...shape] = s.packed;
+  const [name, width, read] = READERS[dtype];
+  const view = views[name];
+  const count = shape.reduce((a, b) => a * b, 1);
+  const values = new Array(count);
+  for (let k = 0; k < count; k++) values[k] = view[read]((at + k) * width, true);
+  return { shape, dtype, values, nan: 0, inf: 0 };
+}
+
+/** Put back, in place, every packed summary of `doc` (a document never packed is left as
+ * it is); returns `doc`. */
+export function unpackValues(doc) {
+  if (!doc || typeof doc !== "object" || !(doc.values32 || doc.values64)) return doc;
+  const views = { values32: viewOf(doc.values32), values64: viewOf(doc.values64) };
+  const back = (s) => restore(s, views);
+  for (const node of doc.nodes || []) {
+    if (node.value) node.value = back(node.value);
+    if (node.grad) node.grad = back(node.grad);
+    if (Array.isArray(node.saved)) for (const s of node.saved) if (s.value) s.value = back(s.value);
+  }
+  for (const event of doc.events || []) {
+    if (event.grad_output) event.grad_output = back(event.grad_output);
+    if (Array.isArray(event.grad_inputs)) {
+      for (const g of event.grad_inputs) {
+        if (g.grad) g.grad = back(g.grad);
+        if (g.total) g.total = back(g.total);
+      }
+    }
+    if (event.type === "update" && event.values) {
+      for (const key of Object.keys(event.values)) event.values[key] = back(event.values[key]);
+    }
+  }
+  delete doc.values32;
+  delete doc.values64;
+  return doc;
+}

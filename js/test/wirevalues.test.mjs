@@ -1,0 +1,76 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { unpackValues } from "../src/model/wirevalues.js";
+import { fixture } from "./helpers/fixtures.mjs";
+
+// What the kernel sends (ag_jupyter/widgets/wire_values.py), made here from a plain document:
+// each finite float32/float64 small summary as {packed: [at, dtype, ...shape]}, its entries in
+// a little-endian buffer that starts at an odd byte of its ArrayBuffer, as a part of a
+// websocket message can.
+function packed(doc) {
+  const copy = structuredClone(doc);
+  const entries = { float32: [], float64: [] };
+  const pack = (s) => {
+    if (!s || !Array.isArray(s.values) || !entries[s.dtype] || s.nan || s.inf || Object.keys(s).length !== 5) return s;
+    const at = entries[s.dtype].length;
+    entries[s.dtype].push(...s.values);
+    return { packed: [at, s.dtype, ...s.shape] };
+  };
+  for (const node of copy.nodes) {
+    if (node.value) node.value = pack(node.value);
+    if (node.grad) node.grad = pack(node.grad);
+    for (const s of node.saved || []) if (s.value) s.value = pack(s.value);
+  }
+  for (const event of copy.events) {
+    if (event.grad_output) event.grad_output = pack(event.grad_output);
+    for (const g of event.grad_inputs || []) {
+      g.grad = pack(g.grad);
+      if (g.total) g.total = pack(g.total);
+    }
+    if (event.type === "update") for (const k of Object.keys(event.values)) event.values[k] = pack(event.values[k]);
+  }
+  for (const [dtype, name, width, write] of [["float32", "values32", 4, "setFloat32"], ["float64", "values64", 8, "setFloat64"]]) {
+    if (!entries[dtype].length) continue;
+    const view = new DataView(new ArrayBuffer(entries[dtype].length * width + 3), 3);
+    entries[dtype].forEach((v, k) => view[write](k * width, v, true));
+    copy[name] = view;
+  }
+  return copy;
+}
+
+const count = (doc) => (JSON.stringify(doc).match(/"packed"/g) || []).length;
+
+test("every packed summary comes back as the plain document has it, the same numbers bit for bit", () => {
+  for (const name of ["sgd_update", "mlp_scopes", "nan_sqrt", "small_cnn", "e_labelled"]) {
+    const plain = fixture(name);
+    const wire = packed(plain);
+    const hadPacked = count(wire);
+    assert.ok(hadPacked > 0, `${name}: the fixture has small float summaries`);
+    const back = unpackValues(wire);
+    assert.equal(back, wire, "in place");
+    assert.equal(count(back), 0);
+    assert.equal(back.values32, undefined);
+    assert.deepEqual(back, plain, name);
+  }
+});
+
+test("float32 entries read back as the float32 they were", () => {
+  const plain = fixture("e_labelled");
+  const back = unpackValues(packed(plain));
+  const values = back.nodes.flatMap((n) => (n.value && n.value.dtype === "float32" ? n.value.values : []));
+  assert.ok(values.length > 0);
+  for (const v of values) assert.equal(v, Math.fround(v));
+});
+
+test("a summary with an infinity stays as JSON; a document never packed is left as it is", () => {
+  const plain = fixture("nan_sqrt");
+  const infinite = JSON.stringify(plain).match(/"Infinity"/g) || [];
+  assert.ok(infinite.length > 0);
+  const wire = packed(plain);
+  assert.equal((JSON.stringify(wire).match(/"Infinity"/g) || []).length, infinite.length);
+  const again = fixture("mlp_scopes");
+  const before = JSON.stringify(again);
+  assert.equal(unpackValues(again), again);
+  assert.equal(JSON.stringify(again), before);
+  assert.equal(unpackValues(null), null);
+});
