@@ -1,18 +1,21 @@
-"""The trace document's float values sent as binary: how the widget's ``trace`` goes to the
-front end, with the document itself unchanged.
+"""The trace document as the widget sends it: its float values as binary parts and no
+repeated formulas, the document itself unchanged.
 
 A 10,000-node training step's document is 14 MB of JSON, and about 40% of it is the
 ``values`` of small summaries written as text: a float32 entry as its float64 ``repr``, up
 to 20 characters for 4 bytes. The kernel's JSON packer, the trip and the browser's parse
-each pay for that text. While the trait is sent, each finite float32 or float64 small
-summary goes out as ``{"packed": [at, dtype, *shape]}``, its entries at ``at`` in the
-document's ``values32`` or ``values64`` buffer (little-endian, sent as binary message
-parts); a summary met at several places (a gradient sent, received and stored) is written
-into the buffer once. The front end puts every summary back as it was
-(``js/src/model/wirevalues.js``) before anything reads the document, and ``unpacked``
-does the same in Python for a saved widget state. A summary with NaN or infinities, of another
-dtype, or with more than those five keys, goes as JSON. The numbers are the same bits: float32 entries as float32,
-float64 as float64.
+each pay for that text. While the trait is sent (``comm_state.py``):
+
+- each finite float32 or float64 small summary goes as ``{"packed": [at, dtype, *shape]}``,
+  its entries at ``at`` in the document's ``values32`` or ``values64`` buffer (binary
+  message parts, little-endian), the same bits; a summary met at several places (a gradient
+  sent, received and stored) is written into the buffer once. One with NaN or infinities,
+  of another dtype, or with other keys than the usual five, goes as JSON;
+- a backward step's ``formula``, its node's (``journal.py``), is left out;
+- the document is marked ``"wire": 1``.
+
+The front end puts all of it back (``js/src/model/wirevalues.js``) before anything reads the
+document, and ``unpacked`` does the same in Python for a saved widget state.
 """
 from __future__ import annotations
 
@@ -20,6 +23,7 @@ import sys
 from array import array
 
 _BUFFERS = {"float32": ("values32", "f"), "float64": ("values64", "d")}
+_NONE = object()
 _BIG_ENDIAN = sys.byteorder == "big"
 
 
@@ -27,6 +31,7 @@ class _Packer:
     def __init__(self):
         self.entries = {"float32": [], "float64": []}
         self.done: dict = {}  # id(summary) -> its wire form
+        self.formulas: dict = {}  # op node id -> its formula
 
     def summary(self, summary):
         if summary.__class__ is not dict:
@@ -47,6 +52,8 @@ class _Packer:
         return wire
 
     def node(self, node: dict) -> dict:
+        if node.get("kind") == "op":
+            self.formulas[node["id"]] = node.get("formula")
         value, grad, saved = node.get("value"), node.get("grad"), node.get("saved")
         if value is None and grad is None and not saved:
             return node
@@ -63,6 +70,8 @@ class _Packer:
         if "grad_output" in event:
             event = dict(event, grad_output=self.summary(event["grad_output"]),
                          grad_inputs=[self.grad_input(g) for g in event["grad_inputs"]])
+            if event["type"] == "backward_step" and event.get("formula", _NONE) == self.formulas.get(event["node"]):
+                del event["formula"]  # its node's, as drawn (journal.py): the front end puts it back
         elif event["type"] == "update":
             event = dict(event, values={k: self.summary(v) for k, v in event["values"].items()})
         return event
@@ -99,7 +108,7 @@ def packed(document: dict) -> dict:
     packer = _Packer()
     try:
         out = dict(document, nodes=[packer.node(n) for n in document["nodes"]],
-                   events=[packer.event(e) for e in document["events"]])
+                   events=[packer.event(e) for e in document["events"]], wire=1)
         out.update(packer.buffers())
     except (KeyError, TypeError, AttributeError, ValueError, OverflowError):
         return document
@@ -120,6 +129,8 @@ def unpacked(trace: dict, buffers: dict) -> dict:
     """The plain document of a ``trace`` as ``packed`` sent it, ``buffers`` holding its
     ``values32`` and ``values64`` (bytes-like: a saved widget state keeps them apart from
     the trace, as base64); a document never packed comes back as it is."""
+    if not trace.get("wire"):
+        return trace
     found = {}
     for name, code in _BUFFERS.values():
         data = buffers.get(name, trace.get(name))
@@ -129,11 +140,11 @@ def unpacked(trace: dict, buffers: dict) -> dict:
         if _BIG_ENDIAN:
             entries.byteswap()
         found[name] = entries
-    if not found:
-        return trace
-    nodes = []
+    nodes, formulas = [], {}
     for node in trace["nodes"]:
         node = dict(node)
+        if node.get("kind") == "op":
+            formulas[node["id"]] = node.get("formula")
         for key in ("value", "grad"):
             if key in node:
                 node[key] = _restored(node[key], found)
@@ -146,9 +157,11 @@ def unpacked(trace: dict, buffers: dict) -> dict:
             event = dict(event, grad_output=_restored(event["grad_output"], found),
                          grad_inputs=[{k: _restored(v, found) if k in ("grad", "total") else v for k, v in g.items()}
                                       for g in event["grad_inputs"]])
+            if event["type"] == "backward_step" and "formula" not in event and event.get("node") in formulas:
+                event["formula"] = formulas[event["node"]]
         elif event.get("type") == "update":
             event = dict(event, values={k: _restored(v, found) for k, v in event["values"].items()})
         events.append(event)
-    plain = {key: value for key, value in trace.items() if key not in ("values32", "values64")}
+    plain = {key: value for key, value in trace.items() if key not in ("values32", "values64", "wire")}
     plain.update(nodes=nodes, events=events)
     return plain

@@ -1,8 +1,9 @@
-// The trace document as the widget's kernel sends it: each finite float32 or float64 small
-// summary as {packed: [at, dtype, ...shape]}, its entries at `at` in the document's
-// values32 / values64 buffer (binary message parts, little-endian; ag_jupyter/widgets/
-// wire_values.py). unpackValues puts every summary back as the JSON document has it,
-// {shape, dtype, values, nan: 0, inf: 0}, before anything reads the document.
+// The trace document as the widget's kernel sends it (ag_jupyter/widgets/wire_values.py),
+// marked {wire: 1}: each finite float32 or float64 small summary as {packed: [at, dtype,
+// ...shape]}, its entries at `at` in the document's values32 / values64 buffer (binary
+// message parts, little-endian), and each backward step without its formula, its node's.
+// unpackValues puts it all back as the JSON document has it ({shape, dtype, values, nan: 0,
+// inf: 0}) before anything reads the document.
 
 const READERS = { float32: ["values32", 4, "getFloat32"], float64: ["values64", 8, "getFloat64"] };
 
@@ -28,19 +29,24 @@ function restore(s, views) {
   return { shape, dtype, values, nan: 0, inf: 0 };
 }
 
-/** Put back, in place, every packed summary of `doc` (a document never packed is left as
- * it is); returns `doc`. */
+/** Put back, in place, every packed summary and left-out formula of `doc` (a document not
+ * in the wire form is left as it is); returns `doc`. */
 export function unpackValues(doc) {
-  if (!doc || typeof doc !== "object" || !(doc.values32 || doc.values64)) return doc;
+  if (!doc || typeof doc !== "object" || !doc.wire) return doc;
+  const formulas = new Map();
   const views = { values32: viewOf(doc.values32), values64: viewOf(doc.values64) };
   const back = (s) => restore(s, views);
   for (const node of doc.nodes || []) {
+    if (node.kind === "op") formulas.set(node.id, node.formula);
     if (node.value) node.value = back(node.value);
     if (node.grad) node.grad = back(node.grad);
     if (Array.isArray(node.saved)) for (const s of node.saved) if (s.value) s.value = back(s.value);
   }
   for (const event of doc.events || []) {
     if (event.grad_output) event.grad_output = back(event.grad_output);
+    if (event.type === "backward_step" && !("formula" in event) && formulas.has(event.node)) {
+      event.formula = formulas.get(event.node);
+    }
     if (Array.isArray(event.grad_inputs)) {
       for (const g of event.grad_inputs) {
         if (g.grad) g.grad = back(g.grad);
@@ -53,5 +59,6 @@ export function unpackValues(doc) {
   }
   delete doc.values32;
   delete doc.values64;
+  delete doc.wire;
   return doc;
 }
