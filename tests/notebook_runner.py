@@ -66,7 +66,10 @@ def _widget_waits(client, cells) -> list[dict] | None:
             view = output.get("data", {}).get(WIDGET_VIEW)
             state = client.widget_state.get(view["model_id"]) if view else None
             if state and "trace" in state:  # a GraphWidget (not a progress bar)
-                shown.append((index, {k: state[k] for k in PLAYER_TRAITS if k in state}))
+                traits = {k: state[k] for k in PLAYER_TRAITS if k in state}
+                # the binary parts its state came with (the trace's float values), as base64
+                traits["buffers"] = list(client.widget_buffers.get(view["model_id"], {}).values())
+                shown.append((index, traits))
     if not shown:
         return []
     if shutil.which("node") is None:  # Binder's image has no Node: the widgets go unread there

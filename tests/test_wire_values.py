@@ -96,3 +96,12 @@ def test_a_summary_whose_values_do_not_fill_its_shape_and_a_document_of_another_
     assert wire["nodes"][0]["value"] is odd and "values32" not in wire
     other = {"nodes": [{"label": "no id"}]}  # the widget shows what it can of any dict of lists
     assert packed(other) is other
+
+
+def test_a_state_whose_binary_parts_were_dropped_keeps_shapes_and_shows_no_number():
+    document = _document()
+    wire, parts = _sent(document)
+    plain = unpacked(wire, {"values64": parts["values64"]})  # values32 lost on the way
+    float32 = [s for s in _small_summaries(plain) if s["dtype"] == "float32"]
+    assert float32 and all("values" not in s or s["nan"] or s["inf"] for s in float32)
+    assert any("values" in s for s in _small_summaries(plain) if s["dtype"] == "float64")

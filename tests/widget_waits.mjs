@@ -1,8 +1,10 @@
 // Where a widget waits for the learner, read with the front end's own code: the
 // model's state as the kernel left it (after Run All), played by the host as the
 // browser plays it until it stops, then the caption the step panel shows there.
-// Reads [{trace, step, playing, live, predict, predictions, pass_index, speed}] as
-// JSON on stdin; prints [{step, total, playing, caption, live_can_advance}].
+// Reads [{trace, step, playing, live, predict, predictions, pass_index, speed, buffers}] as
+// JSON on stdin, buffers as nbclient keeps a state's binary parts ([{path, data: base64}]),
+// each put at its path as a DataView as the widget manager does; prints [{step, total,
+// playing, caption, live_can_advance}].
 import { createPageModel } from "../js/src/app/page-model.js";
 import { createHost } from "../js/src/app/host.js";
 import { indexTrace, stateAt, canAdvance } from "../js/src/model/timeline.js";
@@ -10,7 +12,17 @@ import { caption } from "../js/src/model/caption.js";
 
 let input = "";
 for await (const chunk of process.stdin) input += chunk;
-const answers = JSON.parse(input).map((traits) => {
+function putBuffers(state, buffers) {
+  for (const { path, data } of buffers || []) {
+    let at = state;
+    for (const key of path.slice(0, -1)) at = at[key];
+    const bytes = Buffer.from(data, "base64");
+    at[path[path.length - 1]] = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  }
+}
+
+const answers = JSON.parse(input).map(({ buffers, ...traits }) => {
+  putBuffers(traits, buffers);
   const model = createPageModel({ ...traits });
   const host = createHost(model);
   // the browser's timer, without the waiting: a widget that never stops is a finding

@@ -79,3 +79,14 @@ test("a summary with an infinity stays as JSON; a document never packed is left 
   assert.equal(JSON.stringify(again), before);
   assert.equal(unpackValues(null), null);
 });
+
+test("a document whose binary parts were dropped keeps each summary's shape and shows no number", () => {
+  const plain = fixture("mlp_scopes");
+  const wire = packed(plain);
+  delete wire.values32;
+  const back = unpackValues(wire);
+  assert.equal(count(back), 0);
+  const summaries = back.nodes.map((n) => n.value).filter((s) => s && s.dtype === "float32" && s.shape);
+  assert.ok(summaries.length > 0);
+  for (const s of summaries) assert.equal(s.values, undefined);
+});

@@ -23,6 +23,9 @@ function restore(s, views) {
   const [at, dtype, ...shape] = s.packed;
   const [name, width, read] = READERS[dtype];
   const view = views[name];
+  // a state whose binary parts were dropped on the way (a tool that keeps JSON only): the
+  // summary's shape without numbers, rather than numbers read from nowhere
+  if (!view) return { shape, dtype, nan: 0, inf: 0 };
   const count = shape.reduce((a, b) => a * b, 1);
   const values = new Array(count);
   for (let k = 0; k < count; k++) values[k] = view[read]((at + k) * width, true);
