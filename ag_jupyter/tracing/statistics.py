@@ -200,11 +200,11 @@ def _stats(numbers) -> list:
     with numpy.errstate(all="ignore"):  # log10 of 0 and inf, inf - inf: those go to ``stat``
         magnitude = numpy.abs(numbers)
         places = 6 - numpy.floor(numpy.log10(magnitude))
-        up = numpy.minimum(places, _EXACT_POWER)
-        down = numpy.minimum(-places, _EXACT_POWER)
-        scaled = numpy.where(places >= 0, numbers * _TEN ** up, numbers / _TEN ** down)
+        power = _TEN ** numpy.minimum(numpy.abs(places), _EXACT_POWER)
+        up = places >= 0
+        scaled = numpy.where(up, numbers * power, numbers / power)
         digits = numpy.rint(scaled)
-        back = numpy.where(places >= 0, digits / _TEN ** up, digits * _TEN ** down)
+        back = numpy.where(up, digits / power, digits * power)
         size = numpy.abs(digits)
         aside = ~((numpy.abs(numpy.abs(scaled - digits) - 0.5) > _TIE) & (size >= 1e6) & (size <= 1e7)
                   & (numpy.abs(places) <= _EXACT_POWER))

@@ -32,7 +32,7 @@ class PassedList:
 
 def document_to_json(document: dict, widget) -> dict:
     """The ``to_json`` of the ``trace`` trait: its lists passed by while a send is under way."""
-    if not getattr(widget, "_sending", False) or not document.get("nodes"):
+    if not getattr(widget, "_sending", False):
         return document
     return {key: PassedList(value) if value.__class__ is list else value for key, value in packed(document).items()}
 

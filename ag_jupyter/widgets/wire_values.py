@@ -27,11 +27,48 @@ _NONE = object()
 _BIG_ENDIAN = sys.byteorder == "big"
 
 
+def _rewritten(document: dict, change, step) -> tuple[list, list]:
+    """Copies of ``document``'s nodes and events with each summary ``s`` in them as
+    ``change(s)``, and ``step(event, formula)`` called on each backward step's copy with
+    its node's formula (``_NONE`` for a node not found): what packing and unpacking share.
+    Nodes and events without a summary are not copied."""
+    formulas, nodes, events = {}, [], []
+    for node in document["nodes"]:
+        if node.get("kind") == "op":
+            formulas[node["id"]] = node.get("formula")
+        value, grad, saved = node.get("value"), node.get("grad"), node.get("saved")
+        if value is not None or grad is not None or saved:
+            node = dict(node)
+            if value is not None:
+                node["value"] = change(value)
+            if grad is not None:
+                node["grad"] = change(grad)
+            if saved:
+                node["saved"] = [dict(s, value=change(s["value"])) if "value" in s else s for s in saved]
+        nodes.append(node)
+    for event in document["events"]:
+        if "grad_output" in event:
+            event = dict(event, grad_output=change(event["grad_output"]),
+                         grad_inputs=[_grad_input(g, change) for g in event["grad_inputs"]])
+            if event["type"] == "backward_step":
+                step(event, formulas.get(event["node"], _NONE))
+        elif event.get("type") == "update":
+            event = dict(event, values={k: change(v) for k, v in event["values"].items()})
+        events.append(event)
+    return nodes, events
+
+
+def _grad_input(entry: dict, change) -> dict:
+    entry = dict(entry, grad=change(entry["grad"]))
+    if "total" in entry:
+        entry["total"] = change(entry["total"])
+    return entry
+
+
 class _Packer:
     def __init__(self):
         self.entries = {"float32": [], "float64": []}
         self.done: dict = {}  # id(summary) -> its wire form
-        self.formulas: dict = {}  # op node id -> its formula
 
     def summary(self, summary):
         if summary.__class__ is not dict:
@@ -51,37 +88,6 @@ class _Packer:
         self.done[key] = wire
         return wire
 
-    def node(self, node: dict) -> dict:
-        if node.get("kind") == "op":
-            self.formulas[node["id"]] = node.get("formula")
-        value, grad, saved = node.get("value"), node.get("grad"), node.get("saved")
-        if value is None and grad is None and not saved:
-            return node
-        node = dict(node)
-        if value is not None:
-            node["value"] = self.summary(value)
-        if grad is not None:
-            node["grad"] = self.summary(grad)
-        if saved:
-            node["saved"] = [dict(s, value=self.summary(s["value"])) if "value" in s else s for s in saved]
-        return node
-
-    def event(self, event: dict) -> dict:
-        if "grad_output" in event:
-            event = dict(event, grad_output=self.summary(event["grad_output"]),
-                         grad_inputs=[self.grad_input(g) for g in event["grad_inputs"]])
-            if event["type"] == "backward_step" and event.get("formula", _NONE) == self.formulas.get(event["node"]):
-                del event["formula"]  # its node's, as drawn (journal.py): the front end puts it back
-        elif event["type"] == "update":
-            event = dict(event, values={k: self.summary(v) for k, v in event["values"].items()})
-        return event
-
-    def grad_input(self, entry: dict) -> dict:
-        entry = dict(entry, grad=self.summary(entry["grad"]))
-        if "total" in entry:
-            entry["total"] = self.summary(entry["total"])
-        return entry
-
     def buffers(self) -> dict:
         out = {}
         for dtype, entries in self.entries.items():
@@ -92,6 +98,16 @@ class _Packer:
                     packed.byteswap()
                 out[name] = packed.tobytes()
         return out
+
+
+def _formula_left_out(event: dict, formula) -> None:
+    if "formula" in event and event["formula"] == formula:
+        del event["formula"]  # its node's, as drawn (journal.py): the front end puts it back
+
+
+def _formula_put_back(event: dict, formula) -> None:
+    if "formula" not in event and formula is not _NONE:
+        event["formula"] = formula
 
 
 def _count(shape) -> int:
@@ -107,11 +123,11 @@ def packed(document: dict) -> dict:
     (the widget takes any dict with list-valued lists) goes as it is."""
     packer = _Packer()
     try:
-        out = dict(document, nodes=[packer.node(n) for n in document["nodes"]],
-                   events=[packer.event(e) for e in document["events"]], wire=1)
-        out.update(packer.buffers())
+        nodes, events = _rewritten(document, packer.summary, _formula_left_out)
     except (KeyError, TypeError, AttributeError, ValueError, OverflowError):
         return document
+    out = dict(document, nodes=nodes, events=events, wire=1)
+    out.update(packer.buffers())
     return out
 
 
@@ -141,28 +157,7 @@ def unpacked(trace: dict, buffers: dict) -> dict:
         if _BIG_ENDIAN:
             entries.byteswap()
         found[name] = entries
-    nodes, formulas = [], {}
-    for node in trace["nodes"]:
-        node = dict(node)
-        if node.get("kind") == "op":
-            formulas[node["id"]] = node.get("formula")
-        for key in ("value", "grad"):
-            if key in node:
-                node[key] = _restored(node[key], found)
-        if node.get("saved"):
-            node["saved"] = [dict(s, value=_restored(s["value"], found)) if "value" in s else s for s in node["saved"]]
-        nodes.append(node)
-    events = []
-    for event in trace["events"]:
-        if "grad_output" in event:
-            event = dict(event, grad_output=_restored(event["grad_output"], found),
-                         grad_inputs=[{k: _restored(v, found) if k in ("grad", "total") else v for k, v in g.items()}
-                                      for g in event["grad_inputs"]])
-            if event["type"] == "backward_step" and "formula" not in event and event.get("node") in formulas:
-                event["formula"] = formulas[event["node"]]
-        elif event.get("type") == "update":
-            event = dict(event, values={k: _restored(v, found) for k, v in event["values"].items()})
-        events.append(event)
+    nodes, events = _rewritten(trace, lambda summary: _restored(summary, found), _formula_put_back)
     plain = {key: value for key, value in trace.items() if key not in ("values32", "values64", "wire")}
     plain.update(nodes=nodes, events=events)
     return plain
