@@ -24,7 +24,7 @@ from .journal import Journal
 from .op_info import by_torch_name, class_description, describe
 from .records import OP_IDS, TENSOR_IDS, Records
 from .source_lines import user_line
-from .summary import device_name, dtype_name, nonfinite
+from .summary import SMALL, device_name, dtype_name, nonfinite
 from .summary import record as summary_of
 from .summary_cache import SummaryCache
 from .updates import UpdateRecording
@@ -32,6 +32,7 @@ from .walk import adopt
 
 _ref = weakref.ref
 _OUTPUT = (None, None)  # a saved tensor that is the op's own output (see Recorder._saved)
+_OUTPUT_ONLY = (_OUTPUT,)
 _HOST = (numpy.ndarray, numpy.generic)
 
 
@@ -155,7 +156,10 @@ class Recorder(Journal, Records, UpdateRecording, Listener):
         described, settings = known
         if settings is not None:  # a window's kernel, stride, padding... (conv, pooling): by name
             consts = (consts or []) + [(name, setting(value)) for name, value in settings(node).items()]
-        saved = self._saved(node, inputs, input_ids, data) if node.saved or node.saves_output else None
+        if node.saved:
+            saved = self._saved(node, inputs, input_ids, data)
+        else:  # nothing saved, or the output alone (exp, tanh): nothing to look for
+            saved = _OUTPUT_ONLY if node.saves_output else None
         # What a trace keeps per op and per step is tuples, not lists: a tuple of ids is let go by
         # the garbage collector at its first pass, and kept lists emptied the list free list, so
         # each op's new list counted towards the next collection. Half the collections on a
@@ -296,8 +300,12 @@ class Recorder(Journal, Records, UpdateRecording, Listener):
         cache = self._cache
         if received.__class__ in TENSOR_TYPES:
             received = received._data
+        size = 0 if received is None else received.size
         grad_output = None if received is None else cache.get(received)
-        scalar = received is not None and received.size == 1  # local derivatives are for scalars
+        scalar = size == 1  # local derivatives are for scalars
+        # A gradient passed on as it came (add, sub, a view's step: the same array) has the
+        # summary just looked up: the cache would give that one back, for a NumPy array past SMALL.
+        passed = received if size > SMALL and received.__class__ is numpy.ndarray else None
         input_ids = self.inputs.get(op_id, ())
         known = len(input_ids)
         grads = []  # (arg, target, grad, local, total): the summaries and numbers now, the dicts later
@@ -315,8 +323,8 @@ class Recorder(Journal, Records, UpdateRecording, Listener):
                 last = target not in input_ids[arg + 1:len(step.grad_inputs)]  # x * x: twice here
                 finished = {e["node"]: e["grad"] for e in self._pending}  # leaves this step completed
                 total = (last and finished.get(target)) or cache.get(total)
-            grads.append((arg, target, cache.get(array), local_derivative(received, array) if scalar else None,
-                          total))
+            grads.append((arg, target, grad_output if array is passed else cache.get(array),
+                          local_derivative(received, array) if scalar else None, total))
         self.journal_step(op_id, grad_output, tuple(grads))
         if self._pending:
             self._flush()

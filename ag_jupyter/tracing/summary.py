@@ -328,13 +328,13 @@ class Deferred:
     built. Recording it costs one copy (a memcpy of at most 1,024 entries); summarizing
     costs several NumPy calls and microseconds of Python, which the traced code need not
     wait for. The copy is the trace's own, so an in-place change of the tensor afterwards
-    cannot reach it, and the tensor's memory is not kept."""
+    cannot reach it, and the tensor's memory is not kept.
+
+    Made by ``record``, which sets both slots: a class without ``__init__``
+    is made without a Python frame, ~0.25 us less on each of the ~1,000 summaries a traced
+    500-op chain takes."""
 
     __slots__ = ("array", "_summary")
-
-    def __init__(self, array):
-        self.array = _copies.copy(array) if array.__class__ is numpy.ndarray else array.copy()
-        self._summary = None
 
     def summary(self):
         """The summary ``summarize`` would have made when the array was recorded (with or
@@ -355,7 +355,10 @@ def record(array, exact: bool = False):
     # An array that owns its memory (most results) is no broadcast view: its strides, a new
     # tuple on every read, need not be looked at.
     if array.size <= SAMPLE and (getattr(array, "base", None) is None or 0 not in array.strides):
-        return Deferred(array)
+        deferred = Deferred()
+        deferred.array = _copies.copy(array) if array.__class__ is numpy.ndarray else array.copy()
+        deferred._summary = None
+        return deferred
     return summarize(array, exact)
 
 
