@@ -14,6 +14,8 @@ output's, which appear when the journal is drained.
 """
 from __future__ import annotations
 
+from itertools import islice
+
 from .summary import dtype_name
 
 _OP, _STEP, _NODE, _EVENT, _EDGE = range(5)
@@ -25,7 +27,7 @@ class Journal:
     def _init_journal(self) -> None:
         self._journal: list = []
         self._waiting = 0  # nodes in the journal
-        self._new_inputs: list = []  # input ids (None: a constant) of each op since the last backward began
+        self._counted = 0  # how many ops of ``inputs`` (the oldest) ``new_inputs`` has handed out
 
     def node_count(self) -> int:
         """How many nodes are recorded, those still in the journal included."""
@@ -46,18 +48,28 @@ class Journal:
         self._journal.append((_EDGE, (src, dst, arg)))
 
     def consumed(self, op_id: str, input_ids: list) -> None:
-        """An op took these inputs (``on_op`` and ``on_op_error`` say so here)."""
+        """An op took these inputs (``on_op_error`` and ``walk`` say so here; ``on_op``'s
+        ``journal_op`` does it in the same call)."""
         self.inputs[op_id] = input_ids
-        self._new_inputs.append(input_ids)
+
+    def new_inputs(self):
+        """The input ids (None: a constant) of each op recorded since the last call, newest
+        first: ``inputs`` holds ops in the order they came, so these are its last entries."""
+        inputs = self.inputs
+        new = islice(reversed(inputs.values()), len(inputs) - self._counted)
+        self._counted = len(inputs)
+        return new
 
     def add_event(self, event: dict) -> None:
         self._journal.append((_EVENT, event))
 
     def journal_op(self, op_id, out_id, describe, saved, line, scope, consts, input_ids, data, device, value):
-        """``on_op``'s entry: what the op node and its output tensor node will hold."""
+        """``on_op``'s entry: what the op node and its output tensor node will hold, and the
+        inputs it consumed (``consumed``'s one line here saves on_op a call, ~0.3 us an op)."""
         self._journal.append((_OP, op_id, out_id, describe, saved, line, scope, consts, input_ids,
                               data.shape, data.dtype, device, value))
         self._waiting += 2
+        self.inputs[op_id] = input_ids
 
     def journal_step(self, op_id, grad_output, grads) -> None:
         """``on_backward_step``'s entry; ``grads`` holds ``(arg, node, grad, local, total)``

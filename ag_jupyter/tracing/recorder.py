@@ -174,7 +174,6 @@ class Recorder(Journal, Records, UpdateRecording, Listener):
         self.journal_op(op_id, out_id, described or describe(node), saved, line,
                         self._scope[-1] if self._scope else None, consts, input_ids, data, device,
                         summary_of(data, self.exact))
-        self.consumed(op_id, input_ids)
         ops[node._seq] = (op_id, out_id)
 
     def _saved(self, node, inputs, input_ids, data) -> tuple:
@@ -278,8 +277,7 @@ class Recorder(Journal, Records, UpdateRecording, Listener):
         self._cache.clear()
         adopt(self, roots)
         self.add_event({"type": "backward_begin", "roots": [self.tensor_id(r) for r in roots]})
-        self._totals.count(self._new_inputs)  # the ops recorded since the last backward began
-        self._new_inputs.clear()
+        self._totals.count(self.new_inputs())  # the ops recorded since the last backward began
         priors = {}
         for tensor_id, ref in self.params.items():
             t = ref()
