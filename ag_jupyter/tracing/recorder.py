@@ -298,12 +298,17 @@ class Recorder(Journal, Records, UpdateRecording, Listener):
         cache = self._cache
         if received.__class__ in TENSOR_TYPES:
             received = received._data
-        size = 0 if received is None else received.size
-        grad_output = None if received is None else cache.get(received)
-        scalar = size == 1  # local derivatives are for scalars
-        # A gradient passed on as it came (add, sub, a view's step: the same array) has the
-        # summary just looked up: the cache would give that one back, for a NumPy array past SMALL.
-        passed = received if size > SMALL and received.__class__ is numpy.ndarray else None
+        if received is None:
+            grad_output = passed = None
+            scalar = False
+        else:  # in a chain, what the last step sent (see SummaryCache.last)
+            last = cache.last
+            grad_output = last[1] if last is not None and last[0]() is received else cache.get(received)
+            size = received.size
+            scalar = size == 1  # local derivatives are for scalars
+            # A gradient passed on as it came (add, sub, a view's step: the same array) has the
+            # summary just looked up: the cache would give that one back, for a NumPy array past SMALL.
+            passed = received if size > SMALL and received.__class__ is numpy.ndarray else None
         input_ids = self.inputs.get(op_id, ())
         known = len(input_ids)
         grads = []  # (arg, target, grad, local, total): the summaries and numbers now, the dicts later
