@@ -302,8 +302,8 @@ class Recorder(Journal, Records, UpdateRecording, Listener):
             grad_output = passed = None
             scalar = False
         else:  # in a chain, what the last step sent (see SummaryCache.last)
-            last = cache.last
-            grad_output = last[1] if last is not None and last[0]() is received else cache.get(received)
+            sent = cache.last
+            grad_output = sent[1] if sent is not None and sent[0]() is received else cache.get(received)
             size = received.size
             scalar = size == 1  # local derivatives are for scalars
             # A gradient passed on as it came (add, sub, a view's step: the same array) has the
