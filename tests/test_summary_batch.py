@@ -45,6 +45,19 @@ def _large():  # sampled summaries of 5,000 entries, 1-D and 2-D; a 4-D tensor (
     (y.sum() + v.sum() + w.sum()).backward()
 
 
+def _small_layers():  # many small arrays of one shape: floats (NaN in some), halves, integers
+    ag.manual_seed(4)
+    w = ag.randn(4, 4, requires_grad=True)
+    b = ag.randn(4, dtype=ag.float64, requires_grad=True)
+    h = ag.randn(8, 4)
+    for i in range(12):
+        h = (h @ w).tanh() * (float("nan") if i == 7 else 1.0) + b.float()
+        h = ag.where(h > 0, h, h * 0.5)[ag.tensor([i % 8, 7, 6, 5, 4, 3, 2, 1])]
+        (h.half() * 2).float()
+        h.sum(1).exp() * 1e38
+    h.sum().backward()
+
+
 def _document(work, batched: bool, monkeypatch) -> str:
     with monkeypatch.context() as patch:
         if not batched:
@@ -61,6 +74,21 @@ def test_batched_summaries_are_the_summaries_finished_alone(work, monkeypatch):
     monkeypatch.setattr(summary_batch, "finished_rows", lambda *a: batched.append(len(a[0])) or finished(*a))
     assert _document(work, True, monkeypatch) == _document(work, False, monkeypatch)
     assert sum(batched) >= 20  # the batch did finish summaries: the comparison compared something
+
+
+def test_small_arrays_finished_together_are_the_small_summaries_made_alone(monkeypatch):
+    """Small arrays' values listed from one stack are ``_small``'s, NaN rows left to it."""
+    finished = []
+    small = summary_batch._finish_small
+    monkeypatch.setattr(summary_batch, "_FINISHES", dict(summary_batch._FINISHES, small=lambda key, members: (
+        finished.append((key[1], str(key[2]), len(members))), small(key, members))))
+    # warm: Python 3.11 inlines the indexing call once specialized, and the op's instruction offset
+    # (the line's ``offset``) moves by the instruction's cache after its first run
+    _small_layers()
+    assert _document(_small_layers, True, monkeypatch) == _document(_small_layers, False, monkeypatch)
+    dtypes = {dtype for _, dtype, _ in finished}
+    assert {"float32", "float64", "float16", "int64"} <= dtypes, finished  # each kind went through the stack
+    assert sum(count for *_, count in finished) >= 100
 
 
 @pytest.mark.parametrize("shape, dtype, scale", [
