@@ -111,7 +111,8 @@ def _small_summaries(document: dict):
     for event in document["events"]:
         if isinstance(event, str):  # a create event in the wire form: its node's id
             continue
-        found = [event.get("grad_output")] + [g.get(k) for g in event.get("grad_inputs", ()) for k in ("grad", "total")]
+        found = [event.get("grad_output"), event.get("grad")]  # grad: an accumulate event's
+        found += [g.get(k) for g in event.get("grad_inputs", ()) for k in ("grad", "total")]
         found += list((event.get("values") or {}).values()) if event["type"] == "update" else []
         yield from (s for s in found if isinstance(s, dict) and "values" in s)
 

@@ -9,11 +9,12 @@ formula on each op of its kind, ``{"type": "create", "node": ...}`` on half the 
 kernel's JSON packer, the trip and the browser's parse each pay for that text, per value.
 While the trait is sent (``comm_state.py``):
 
-- each finite float32 or float64 small summary goes as ``{"packed": [at, dtype, *shape]}``,
-  its entries at ``at`` in the document's ``values32`` or ``values64`` buffer (binary
-  message parts, little-endian), the same bits; a summary met at several places (a gradient
-  sent, received and stored) is written into the buffer once. One with NaN or infinities,
-  of another dtype, or with other keys than the usual five, goes as JSON;
+- each finite float32 or float64 small summary goes as a number ``k``, its row in the
+  document's ``summaries`` table: ``at[k]``, where its entries start in the ``values32`` or
+  ``values64`` buffer (binary message parts, little-endian, the same bits), and ``kind[k]``,
+  its ``[dtype, *shape]`` in ``kinds``; a summary met at several places (a gradient sent,
+  received, accumulated and stored) is one row, its entries written once. One with NaN or
+  infinities, of another dtype, or with other keys than the usual five, goes as JSON;
 - a node's or event's ``line`` goes as its index in the document's ``lines`` (each line once,
   as the document shares it), an op node's ``formula`` as its index in ``formulas``;
 - a backward step's ``formula``, its node's (``journal.py``), is left out;
@@ -102,6 +103,8 @@ def _packed_parts(document: dict, summary) -> dict:
                 del event["formula"]  # its node's, as drawn (journal.py)
         elif kind == "update":
             event["values"] = {key: summary(value) for key, value in event["values"].items()}
+        elif event.get("grad") is not None:  # an accumulate event: the leaf's .grad, its node's
+            event["grad"] = summary(event["grad"])
         line = event.get("line")
         if line is not None:
             event["line"] = lines.index(line)
@@ -121,6 +124,9 @@ class _Packer:
     def __init__(self):
         self.entries = {"float32": [], "float64": []}
         self.done: dict = {}  # id(summary) -> its wire form
+        self.at: list = []  # the summaries table's columns (see the module doc)
+        self.kind: list = []
+        self.kinds = _Table(by_identity=False)
 
     def summary(self, summary):
         if summary.__class__ is not dict:
@@ -135,10 +141,15 @@ class _Packer:
                 or len(values) != _count(summary["shape"]):
             wire = summary
         else:
-            wire = {"packed": [len(entries), summary["dtype"], *summary["shape"]]}
+            wire = len(self.at)
+            self.at.append(len(entries))
+            self.kind.append(self.kinds.index((summary["dtype"], *summary["shape"])))
             entries.extend(values)
         self.done[key] = wire
         return wire
+
+    def table(self) -> dict:
+        return {"at": self.at, "kind": self.kind, "kinds": [list(kind) for kind in self.kinds.items]}
 
     def buffers(self) -> dict:
         out = {}
@@ -169,15 +180,16 @@ def packed(document: dict) -> dict:
         parts = _packed_parts(document, packer.summary)
     except (KeyError, TypeError, AttributeError, ValueError, OverflowError):
         return document
-    out = dict(document, wire=2, **parts)
+    out = dict(document, wire=2, summaries=packer.table(), **parts)
     out.update(packer.buffers())
     return out
 
 
-def _restored(summary, buffers: dict):
-    if not isinstance(summary, dict) or "packed" not in summary:  # a saved state's nodes are dict subclasses
+def _restored(summary, table: dict, buffers: dict):
+    if summary.__class__ is not int:  # a summary sent as JSON
         return summary
-    at, dtype, *shape = summary["packed"]
+    at = table["at"][summary]
+    dtype, *shape = table["kinds"][table["kind"][summary]]
     entries = buffers.get(_BUFFERS[dtype][0])
     if entries is None:  # the binary parts were dropped on the way: the shape, no numbers
         return {"shape": shape, "dtype": dtype, "nan": 0, "inf": 0}
@@ -202,8 +214,10 @@ def unpacked(trace: dict, buffers: dict) -> dict:
         found[name] = entries
     lines, formulas = trace.get("lines") or [], trace.get("formulas") or []
 
+    table = trace.get("summaries") or {}
+
     def back(summary):
-        return _restored(summary, found)
+        return _restored(summary, table, found)
 
     node_formula, nodes = {}, []
     for node in trace["nodes"]:
@@ -236,11 +250,13 @@ def unpacked(trace: dict, buffers: dict) -> dict:
                 event["formula"] = node_formula[event["node"]]
         elif event["type"] == "update":
             event["values"] = {key: back(value) for key, value in event["values"].items()}
+        elif event.get("grad") is not None:
+            event["grad"] = back(event["grad"])
         if isinstance(event.get("line"), int):
             event["line"] = lines[event["line"]]
         events.append(event)
     edges = [{"src": e[0], "dst": e[1], "arg": e[2]} if isinstance(e, list) else e for e in trace["edges"]]
     plain = {key: value for key, value in trace.items()
-             if key not in ("values32", "values64", "wire", "lines", "formulas")}
+             if key not in ("values32", "values64", "wire", "lines", "formulas", "summaries")}
     plain.update(nodes=nodes, events=events, edges=edges)
     return plain

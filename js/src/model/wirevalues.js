@@ -1,7 +1,8 @@
 // The trace document as the widget's kernel sends it (ag_jupyter/widgets/wire_values.py),
-// marked {wire: 2}: each finite float32 or float64 small summary as {packed: [at, dtype,
-// ...shape]}, its entries at `at` in the document's values32 / values64 buffer (binary
-// message parts, little-endian); each backward step without its formula, its node's; a
+// marked {wire: 2}: each finite float32 or float64 small summary as a number k, its row in
+// doc.summaries ({at, kind, kinds}): its entries start at at[k] in the document's values32 /
+// values64 buffer (binary message parts, little-endian), its [dtype, ...shape] is
+// kinds[kind[k]]; each backward step without its formula, its node's; a
 // line as its index in doc.lines, an op's formula as its index in doc.formulas; a create
 // event with nothing but its node as the node's id; no event's pass (doc.passes give it);
 // an edge as [src, dst, arg]. unpackValues puts it all back as the JSON document has it
@@ -20,10 +21,11 @@ function viewOf(buffer) {
   return null;
 }
 
-/** The summary `s` with its values read back, or `s` itself when it is not packed. */
-function restore(s, views) {
-  if (!s || typeof s !== "object" || !Array.isArray(s.packed)) return s;
-  const [at, dtype, ...shape] = s.packed;
+/** The summary `s` with its values read back, or `s` itself when it went as JSON. */
+function restore(s, table, views) {
+  if (typeof s !== "number") return s;
+  const at = table.at[s];
+  const [dtype, ...shape] = table.kinds[table.kind[s]];
   const [name, width, read] = READERS[dtype];
   const view = views[name];
   // a state whose binary parts were dropped on the way (a tool that keeps JSON only): the
@@ -49,7 +51,8 @@ export function unpackValues(doc) {
   if (!doc || typeof doc !== "object" || !doc.wire) return doc;
   const formulas = new Map();
   const views = { values32: viewOf(doc.values32), values64: viewOf(doc.values64) };
-  const back = (s) => restore(s, views);
+  const table = doc.summaries || { at: [], kind: [], kinds: [] };
+  const back = (s) => restore(s, table, views);
   const lines = doc.lines || [], texts = doc.formulas || [];
   for (const node of doc.nodes || []) {
     if (typeof node.line === "number") node.line = lines[node.line];
@@ -57,9 +60,9 @@ export function unpackValues(doc) {
       if (typeof node.formula === "number") node.formula = texts[node.formula];
       formulas.set(node.id, node.formula);
     }
-    if (node.value) node.value = back(node.value);
-    if (node.grad) node.grad = back(node.grad);
-    if (Array.isArray(node.saved)) for (const s of node.saved) if (s.value) s.value = back(s.value);
+    if (node.value != null) node.value = back(node.value); // a row number may be 0
+    if (node.grad != null) node.grad = back(node.grad);
+    if (Array.isArray(node.saved)) for (const s of node.saved) if (s.value != null) s.value = back(s.value);
   }
   const events = doc.events || [];
   const passes = passOfEach(events.length, doc.passes);
@@ -68,19 +71,20 @@ export function unpackValues(doc) {
     const event = events[k];
     if (!("pass" in event) && passes[k] !== undefined) event.pass = passes[k];
     if (typeof event.line === "number") event.line = lines[event.line];
-    if (event.grad_output) event.grad_output = back(event.grad_output);
+    if (event.grad_output != null) event.grad_output = back(event.grad_output);
     if (event.type === "backward_step" && !("formula" in event) && formulas.has(event.node)) {
       event.formula = formulas.get(event.node);
     }
     if (Array.isArray(event.grad_inputs)) {
       for (const g of event.grad_inputs) {
-        if (g.grad) g.grad = back(g.grad);
-        if (g.total) g.total = back(g.total);
+        if (g.grad != null) g.grad = back(g.grad);
+        if (g.total != null) g.total = back(g.total);
       }
     }
     if (event.type === "update" && event.values) {
       for (const key of Object.keys(event.values)) event.values[key] = back(event.values[key]);
     }
+    if (event.grad != null) event.grad = back(event.grad); // an accumulate event's
   }
   if (Array.isArray(doc.edges)) {
     doc.edges = doc.edges.map((e) => (Array.isArray(e) ? { src: e[0], dst: e[1], arg: e[2] } : e));
@@ -89,6 +93,7 @@ export function unpackValues(doc) {
   delete doc.values64;
   delete doc.lines;
   delete doc.formulas;
+  delete doc.summaries;
   delete doc.wire;
   return doc;
 }
