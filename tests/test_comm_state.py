@@ -69,7 +69,9 @@ def test_open_sends_the_document_with_its_float_values_as_binary_parts(sent):
     assert isinstance(trace["nodes"], PassedList)  # the buffer search passed it by
     assert opened["data"]["buffer_paths"] == [["trace", "values32"]]
     sent_json = json_packer(_plain(opened["data"]["state"])["trace"]).decode()
-    assert '"packed"' in sent_json and "values32" not in sent_json  # the part went as binary
+    sent_trace = json.loads(sent_json)
+    assert sent_trace["summaries"]["at"] and "values32" not in sent_trace  # the part went as binary
+    assert any(isinstance(n.get("value"), int) for n in sent_trace["nodes"])  # a summary as its row
     assert _received({**opened["data"], "buffers": opened["buffers"]}) == json.loads(json.dumps(document))
     assert isinstance(widget.get_state()["trace"]["nodes"], list)  # outside a send: plain lists
     assert widget.trace is document  # the widget's own document is not changed by sending it

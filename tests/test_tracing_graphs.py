@@ -136,3 +136,18 @@ def test_no_grad_and_branch_not_taken():
     assert p["grad_none"] == [skipped_id] and p["params_with_grad"] == [x_id, taken_id]
     assert events(doc, "backward_end")[0]["grad_none"] == [skipped_id]
     assert w_skipped.grad is None and x.grad.item() == 60.0
+
+
+def test_a_constant_nothing_used_is_left_out_with_its_create_event():
+    with ag.trace() as tr:
+        a = ag.tensor([1.0, 2.0], requires_grad=True)
+        c = ag.ones(2)  # used by the product: kept
+        ag.zeros(3)  # made and never used: left out
+        print(ag.tensor(5.0))  # a number printed in passing, no op of the graph reads it: left out
+        (a * c).sum().backward()
+    doc = tr.to_dict()
+    tensors = [(n["origin"], n["requires_grad"], n["shape"]) for n in doc["nodes"] if n["kind"] == "tensor"]
+    assert ("leaf", False, [3]) not in tensors and ("leaf", False, []) not in tensors
+    assert ("leaf", False, [2]) in tensors
+    ids = {n["id"] for n in doc["nodes"]}
+    assert all(e["node"] in ids for e in doc["events"] if e["type"] == "create")

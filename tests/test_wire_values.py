@@ -42,11 +42,36 @@ def test_the_document_comes_back_number_for_number():
     document = _document()
     before = json.dumps(document)
     wire, parts = _sent(document)
-    assert set(parts) == {"values32", "values64"} and wire["wire"] == 1
-    steps = [e for e in wire["events"] if e["type"] == "backward_step"]
+    assert set(parts) == {"values32", "values64"} and wire["wire"] == 2
+    steps = [e for e in wire["events"] if isinstance(e, dict) and e["type"] == "backward_step"]
     assert steps and not any("formula" in e for e in steps)  # each its node's: put back from the node
     assert json.dumps(unpacked(wire, parts), sort_keys=True) == json.dumps(json.loads(before), sort_keys=True)
     assert json.dumps(document) == before  # packing copies what it changes
+
+
+def test_repeated_structure_travels_once():
+    """Lines and op formulas as indices into tables of each once, create events as their
+    node's id, no event's pass (its pass's range says it), edges as triples."""
+    document = _document()
+    wire, _ = _sent(document)
+    assert all(isinstance(n["line"], int) for n in wire["nodes"] if "line" in n)
+    lines = [item["line"] for item in document["nodes"] + document["events"] if item.get("line")]
+    assert len(wire["lines"]) == len({json.dumps(line, sort_keys=True) for line in lines}) < len(lines)
+    ops = [n for n in wire["nodes"] if n["kind"] == "op"]
+    assert all(isinstance(n["formula"], int) for n in ops)
+    assert len(wire["formulas"]) == len({n["formula"] for n in document["nodes"] if n["kind"] == "op"}) < len(ops)
+    creates = [e for e in wire["events"] if isinstance(e, str)]
+    assert len(creates) == sum(1 for e in document["events"] if e["type"] == "create")
+    assert not any("pass" in e for e in wire["events"] if isinstance(e, dict))
+    assert wire["edges"] == [[e["src"], e["dst"], e["arg"]] for e in document["edges"]]
+
+
+def test_events_keep_a_pass_the_passes_do_not_give():
+    document = _document()
+    document["events"][3]["pass"] = 7  # not what its pass's range says
+    wire, parts = _sent(document)
+    assert all(isinstance(e, dict) and "pass" in e for e in wire["events"])
+    assert unpacked(wire, parts)["events"] == json.loads(json.dumps(document["events"]))
 
 
 def test_float_entries_travel_as_binary_and_a_shared_summary_once():
@@ -84,7 +109,10 @@ def _small_summaries(document: dict):
             if isinstance(node.get(key), dict) and "values" in node[key]:
                 yield node[key]
     for event in document["events"]:
-        found = [event.get("grad_output")] + [g.get(k) for g in event.get("grad_inputs", ()) for k in ("grad", "total")]
+        if isinstance(event, str):  # a create event in the wire form: its node's id
+            continue
+        found = [event.get("grad_output"), event.get("grad")]  # grad: an accumulate event's
+        found += [g.get(k) for g in event.get("grad_inputs", ()) for k in ("grad", "total")]
         found += list((event.get("values") or {}).values()) if event["type"] == "update" else []
         yield from (s for s in found if isinstance(s, dict) and "values" in s)
 

@@ -25,6 +25,7 @@ const answers = JSON.parse(input).map(({ buffers, ...traits }) => {
   putBuffers(traits, buffers);
   const model = createPageModel({ ...traits });
   const host = createHost(model);
+  host.getIndex(); // as a view's first draw does: the host reads the trace and clamps the step then
   // the browser's timer, without the waiting: a widget that never stops is a finding
   for (let ticks = 0; model.get("playing") && ticks < 100000; ticks++) host.dispatch({ type: "tick" });
   host.destroy();

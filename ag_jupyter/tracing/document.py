@@ -106,10 +106,11 @@ def _build(records) -> dict:
     records.drain()
     finish_all(_summaries(records))  # before settle, which reads their NaN counts
     records.settle()
-    referenced = _referenced(records)
-    dropped = {n["id"] for n in records.nodes
-               if n["origin"] == "leaf" and not n["requires_grad"] and n["id"] not in referenced
-               and "label" not in n}
+    constants = [n["id"] for n in records.nodes
+                 if n["origin"] == "leaf" and not n["requires_grad"] and "label" not in n]
+    # the walk over every record only when there is a constant it could drop (often none)
+    referenced = _referenced(records) if constants else ()
+    dropped = {node_id for node_id in constants if node_id not in referenced}
     lines: dict = {}
     nodes = [_finished(n, lines) for n in records.nodes if n["id"] not in dropped]
     edges = [{"src": src, "dst": dst, "arg": arg} for src, dst, arg in records.edges]

@@ -1,18 +1,27 @@
-"""The trace document as the widget sends it: its float values as binary parts and no
-repeated formulas, the document itself unchanged.
+"""The trace document as the widget sends it: its float values as binary parts and its
+repeated structure written once, the document itself unchanged.
 
 A 10,000-node training step's document is 14 MB of JSON, and about 40% of it is the
 ``values`` of small summaries written as text: a float32 entry as its float64 ``repr``, up
-to 20 characters for 4 bytes. The kernel's JSON packer, the trip and the browser's parse
-each pay for that text. While the trait is sent (``comm_state.py``):
+to 20 characters for 4 bytes. The rest is mostly the same few things again and again: one
+line of the cell (file, line number, function, offset, code) on each of its nodes, an op's
+formula on each op of its kind, ``{"type": "create", "node": ...}`` on half the events. The
+kernel's JSON packer, the trip and the browser's parse each pay for that text, per value.
+While the trait is sent (``comm_state.py``):
 
-- each finite float32 or float64 small summary goes as ``{"packed": [at, dtype, *shape]}``,
-  its entries at ``at`` in the document's ``values32`` or ``values64`` buffer (binary
-  message parts, little-endian), the same bits; a summary met at several places (a gradient
-  sent, received and stored) is written into the buffer once. One with NaN or infinities,
-  of another dtype, or with other keys than the usual five, goes as JSON;
+- each finite float32 or float64 small summary goes as a number ``k``, its row in the
+  document's ``summaries`` table: ``at[k]``, where its entries start in the ``values32`` or
+  ``values64`` buffer (binary message parts, little-endian, the same bits), and ``kind[k]``,
+  its ``[dtype, *shape]`` in ``kinds``; a summary met at several places (a gradient sent,
+  received, accumulated and stored) is one row, its entries written once. One with NaN or
+  infinities, of another dtype, or with other keys than the usual five, goes as JSON;
+- a node's or event's ``line`` goes as its index in the document's ``lines`` (each line once,
+  as the document shares it), an op node's ``formula`` as its index in ``formulas``;
 - a backward step's ``formula``, its node's (``journal.py``), is left out;
-- the document is marked ``"wire": 1``.
+- a create event with nothing but its node goes as the node's id; every event goes without
+  its ``pass``, which the document's ``passes`` say (``first_event``..``last_event``);
+- an edge goes as ``[src, dst, arg]``;
+- the document is marked ``"wire": 2``.
 
 The front end puts all of it back (``js/src/model/wirevalues.js``) before anything reads the
 document, and ``unpacked`` does the same in Python for a saved widget state.
@@ -27,35 +36,81 @@ _NONE = object()
 _BIG_ENDIAN = sys.byteorder == "big"
 
 
-def _rewritten(document: dict, change, step) -> tuple[list, list]:
-    """Copies of ``document``'s nodes and events with each summary ``s`` in them as
-    ``change(s)``, and ``step(event, formula)`` called on each backward step's copy with
-    its node's formula (``_NONE`` for a node not found): what packing and unpacking share.
-    Nodes and events without a summary are not copied."""
-    formulas, nodes, events = {}, [], []
+class _Table:
+    """Things written once in a list, each known by its index (by identity, or by value)."""
+
+    def __init__(self, by_identity: bool):
+        self.items: list = []
+        self.at: dict = {}
+        self.by_identity = by_identity
+
+    def index(self, item) -> int:
+        key = id(item) if self.by_identity else item
+        found = self.at.get(key)
+        if found is None:
+            found = self.at[key] = len(self.items)
+            self.items.append(item)
+        return found
+
+
+def _pass_of_each_event(document: dict) -> list | None:
+    """Each event's ``pass`` as the document's ``passes`` give it, or None where they do not
+    give every event's (then each event keeps its own)."""
+    events = document["events"]
+    passes: list = [None] * len(events)
+    for entry in document.get("passes") or ():
+        for at in range(entry["first_event"], entry["last_event"] + 1):
+            passes[at] = entry["index"]
+    same = all(event.get("pass") == given for event, given in zip(events, passes))
+    return passes if same and None not in passes else None
+
+
+def _packed_parts(document: dict, summary) -> dict:
+    """The document's nodes, events and edges in the wire form (see the module doc), with
+    each small summary ``s`` as ``summary(s)``; copies where anything changed."""
+    lines, formulas = _Table(by_identity=True), _Table(by_identity=False)
+    node_formula, nodes = {}, []
     for node in document["nodes"]:
+        node = dict(node)
+        value, grad, saved, line = node.get("value"), node.get("grad"), node.get("saved"), node.get("line")
+        if value is not None:
+            node["value"] = summary(value)
+        if grad is not None:
+            node["grad"] = summary(grad)
+        if saved:
+            node["saved"] = [dict(s, value=summary(s["value"])) if "value" in s else s for s in saved]
+        if line is not None:
+            node["line"] = lines.index(line)
         if node.get("kind") == "op":
-            formulas[node["id"]] = node.get("formula")
-        value, grad, saved = node.get("value"), node.get("grad"), node.get("saved")
-        if value is not None or grad is not None or saved:
-            node = dict(node)
-            if value is not None:
-                node["value"] = change(value)
-            if grad is not None:
-                node["grad"] = change(grad)
-            if saved:
-                node["saved"] = [dict(s, value=change(s["value"])) if "value" in s else s for s in saved]
+            formula = node_formula[node["id"]] = node.get("formula")
+            if formula.__class__ is str:
+                node["formula"] = formulas.index(formula)
         nodes.append(node)
+    drop_pass = _pass_of_each_event(document) is not None
+    events = []
     for event in document["events"]:
+        kind = event["type"]
+        if kind == "create" and drop_pass and len(event) == 3 and "pass" in event:
+            events.append(event["node"])
+            continue
+        event = dict(event)
+        if drop_pass:
+            del event["pass"]
         if "grad_output" in event:
-            event = dict(event, grad_output=change(event["grad_output"]),
-                         grad_inputs=[_grad_input(g, change) for g in event["grad_inputs"]])
-            if event["type"] == "backward_step":
-                step(event, formulas.get(event["node"], _NONE))
-        elif event.get("type") == "update":
-            event = dict(event, values={k: change(v) for k, v in event["values"].items()})
+            event["grad_output"] = summary(event["grad_output"])
+            event["grad_inputs"] = [_grad_input(g, summary) for g in event["grad_inputs"]]
+            if kind == "backward_step" and event.get("formula", _NONE) == node_formula.get(event["node"], _NONE):
+                del event["formula"]  # its node's, as drawn (journal.py)
+        elif kind == "update":
+            event["values"] = {key: summary(value) for key, value in event["values"].items()}
+        elif event.get("grad") is not None:  # an accumulate event: the leaf's .grad, its node's
+            event["grad"] = summary(event["grad"])
+        line = event.get("line")
+        if line is not None:
+            event["line"] = lines.index(line)
         events.append(event)
-    return nodes, events
+    edges = [[e["src"], e["dst"], e["arg"]] if len(e) == 3 else e for e in document["edges"]]
+    return {"nodes": nodes, "events": events, "edges": edges, "lines": lines.items, "formulas": formulas.items}
 
 
 def _grad_input(entry: dict, change) -> dict:
@@ -69,6 +124,9 @@ class _Packer:
     def __init__(self):
         self.entries = {"float32": [], "float64": []}
         self.done: dict = {}  # id(summary) -> its wire form
+        self.at: list = []  # the summaries table's columns (see the module doc)
+        self.kind: list = []
+        self.kinds = _Table(by_identity=False)
 
     def summary(self, summary):
         if summary.__class__ is not dict:
@@ -83,10 +141,15 @@ class _Packer:
                 or len(values) != _count(summary["shape"]):
             wire = summary
         else:
-            wire = {"packed": [len(entries), summary["dtype"], *summary["shape"]]}
+            wire = len(self.at)
+            self.at.append(len(entries))
+            self.kind.append(self.kinds.index((summary["dtype"], *summary["shape"])))
             entries.extend(values)
         self.done[key] = wire
         return wire
+
+    def table(self) -> dict:
+        return {"at": self.at, "kind": self.kind, "kinds": [list(kind) for kind in self.kinds.items]}
 
     def buffers(self) -> dict:
         out = {}
@@ -100,16 +163,6 @@ class _Packer:
         return out
 
 
-def _formula_left_out(event: dict, formula) -> None:
-    if "formula" in event and event["formula"] == formula:
-        del event["formula"]  # its node's, as drawn (journal.py): the front end puts it back
-
-
-def _formula_put_back(event: dict, formula) -> None:
-    if "formula" not in event and formula is not _NONE:
-        event["formula"] = formula
-
-
 def _count(shape) -> int:
     count = 1
     for size in shape:
@@ -118,23 +171,25 @@ def _count(shape) -> int:
 
 
 def packed(document: dict) -> dict:
-    """``document`` as the widget sends it: float values moved into binary buffers (see the
-    module doc). ``document`` itself is not changed. A document not in the trace format
-    (the widget takes any dict with list-valued lists) goes as it is."""
+    """``document`` as the widget sends it: float values moved into binary buffers, repeated
+    structure written once (see the module doc). ``document`` itself is not changed. A
+    document not in the trace format (the widget takes any dict with list-valued lists)
+    goes as it is."""
     packer = _Packer()
     try:
-        nodes, events = _rewritten(document, packer.summary, _formula_left_out)
+        parts = _packed_parts(document, packer.summary)
     except (KeyError, TypeError, AttributeError, ValueError, OverflowError):
         return document
-    out = dict(document, nodes=nodes, events=events, wire=1)
+    out = dict(document, wire=2, summaries=packer.table(), **parts)
     out.update(packer.buffers())
     return out
 
 
-def _restored(summary, buffers: dict):
-    if not isinstance(summary, dict) or "packed" not in summary:  # a saved state's nodes are dict subclasses
+def _restored(summary, table: dict, buffers: dict):
+    if summary.__class__ is not int:  # a summary sent as JSON
         return summary
-    at, dtype, *shape = summary["packed"]
+    at = table["at"][summary]
+    dtype, *shape = table["kinds"][table["kind"][summary]]
     entries = buffers.get(_BUFFERS[dtype][0])
     if entries is None:  # the binary parts were dropped on the way: the shape, no numbers
         return {"shape": shape, "dtype": dtype, "nan": 0, "inf": 0}
@@ -157,7 +212,51 @@ def unpacked(trace: dict, buffers: dict) -> dict:
         if _BIG_ENDIAN:
             entries.byteswap()
         found[name] = entries
-    nodes, events = _rewritten(trace, lambda summary: _restored(summary, found), _formula_put_back)
-    plain = {key: value for key, value in trace.items() if key not in ("values32", "values64", "wire")}
-    plain.update(nodes=nodes, events=events)
+    lines, formulas = trace.get("lines") or [], trace.get("formulas") or []
+
+    table = trace.get("summaries") or {}
+
+    def back(summary):
+        return _restored(summary, table, found)
+
+    node_formula, nodes = {}, []
+    for node in trace["nodes"]:
+        node = dict(node)
+        for key in ("value", "grad"):
+            if node.get(key) is not None:
+                node[key] = back(node[key])
+        if node.get("saved"):
+            node["saved"] = [dict(s, value=back(s["value"])) if "value" in s else s for s in node["saved"]]
+        if isinstance(node.get("line"), int):
+            node["line"] = lines[node["line"]]
+        if node.get("kind") == "op":
+            if isinstance(node.get("formula"), int):
+                node["formula"] = formulas[node["formula"]]
+            node_formula[node["id"]] = node.get("formula")
+        nodes.append(node)
+    passes = [None] * len(trace["events"])
+    for entry in trace.get("passes") or ():
+        for at in range(entry["first_event"], entry["last_event"] + 1):
+            passes[at] = entry["index"]
+    events = []
+    for event, given in zip(trace["events"], passes):
+        event = {"type": "create", "node": event} if isinstance(event, str) else dict(event)
+        if "pass" not in event and given is not None:
+            event["pass"] = given
+        if "grad_output" in event:
+            event["grad_output"] = back(event["grad_output"])
+            event["grad_inputs"] = [_grad_input(g, back) for g in event["grad_inputs"]]
+            if event["type"] == "backward_step" and "formula" not in event and event["node"] in node_formula:
+                event["formula"] = node_formula[event["node"]]
+        elif event["type"] == "update":
+            event["values"] = {key: back(value) for key, value in event["values"].items()}
+        elif event.get("grad") is not None:
+            event["grad"] = back(event["grad"])
+        if isinstance(event.get("line"), int):
+            event["line"] = lines[event["line"]]
+        events.append(event)
+    edges = [{"src": e[0], "dst": e[1], "arg": e[2]} if isinstance(e, list) else e for e in trace["edges"]]
+    plain = {key: value for key, value in trace.items()
+             if key not in ("values32", "values64", "wire", "lines", "formulas", "summaries")}
+    plain.update(nodes=nodes, events=events, edges=edges)
     return plain

@@ -56,9 +56,12 @@ test("live mode: stepping past the last event during backward sends one advance"
   host.destroy();
 });
 
-test("animate=false shows the final state when the trace arrives", () => {
+test("animate=false shows the final state when the trace is first read, and when a new one arrives", () => {
   const model = fakeModel({ ...defaults, trace, step: 0, animate: false });
   const host = createHost(model);
+  // making the model reads nothing (the cell's output waits behind it): the first draw does
+  assert.equal(model.get("step"), 0);
+  host.getIndex();
   assert.equal(model.get("step"), 22);
   model.set("trace", fixture("error_matmul"));
   assert.equal(model.get("step"), 6);
