@@ -24,7 +24,7 @@ from .journal import Journal
 from .op_info import by_torch_name, class_description, describe
 from .records import OP_IDS, TENSOR_IDS, Records
 from .source_lines import user_line
-from .summary import SMALL, device_name, dtype_name, nonfinite
+from .summary import device_name, dtype_name, nonfinite
 from .summary import record as summary_of
 from .summary_cache import SummaryCache
 from .updates import UpdateRecording
@@ -299,16 +299,12 @@ class Recorder(Journal, Records, UpdateRecording, Listener):
         if received.__class__ in TENSOR_TYPES:
             received = received._data
         if received is None:
-            grad_output = passed = None
+            grad_output = None
             scalar = False
         else:  # in a chain, what the last step sent (see SummaryCache.last)
             sent = cache.last
             grad_output = sent[1] if sent is not None and sent[0]() is received else cache.get(received)
-            size = received.size
-            scalar = size == 1  # local derivatives are for scalars
-            # A gradient passed on as it came (add, sub, a view's step: the same array) has the
-            # summary just looked up: the cache would give that one back, for a NumPy array past SMALL.
-            passed = received if size > SMALL and received.__class__ is numpy.ndarray else None
+            scalar = received.size == 1  # local derivatives are for scalars
         input_ids = self.inputs.get(op_id, ())
         known = len(input_ids)
         grads = []  # (arg, target, grad, local, total): the summaries and numbers now, the dicts later
@@ -326,7 +322,9 @@ class Recorder(Journal, Records, UpdateRecording, Listener):
                 last = target not in input_ids[arg + 1:len(step.grad_inputs)]  # x * x: twice here
                 finished = {e["node"]: e["grad"] for e in self._pending}  # leaves this step completed
                 total = (last and finished.get(target)) or cache.get(total)
-            grads.append((arg, target, grad_output if array is passed else cache.get(array),
+            # a gradient passed on as it came (add, sub, a view's step: the same array, unchanged
+            # since) is summarized as it was received a moment ago
+            grads.append((arg, target, grad_output if array is received else cache.get(array),
                           local_derivative(received, array) if scalar else None, total))
         self.journal_step(op_id, grad_output, tuple(grads))
         if self._pending:

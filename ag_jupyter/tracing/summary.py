@@ -102,6 +102,11 @@ def summarize(array, exact: bool = False):
     return Large(array, exact)
 
 
+def small_summary(shape, dtype: str, values: list, nan: int = 0, inf: int = 0) -> dict:
+    """A small array's summary as the document holds it: its numbers, flat, row-major."""
+    return {"shape": list(shape), "dtype": dtype, "values": values, "nan": nan, "inf": inf}
+
+
 def _small(array, dtype) -> dict:
     values = array.ravel().tolist()
     nan = inf = 0
@@ -109,7 +114,7 @@ def _small(array, dtype) -> dict:
         nan = sum(1 for v in values if v != v)
         inf = sum(1 for v in values if v in (math.inf, -math.inf))
         values = [_json_number(v) for v in values]
-    return {"shape": list(array.shape), "dtype": dtype_name(dtype), "values": values, "nan": nan, "inf": inf}
+    return small_summary(array.shape, dtype_name(dtype), values, nan, inf)
 
 
 def _unbroadcast(array):

@@ -28,7 +28,7 @@ import math
 import numpy
 
 from .statistics import STACKED, finished_rows, scratch, stat
-from .summary import _BLAS, SMALL, Deferred, Large, _dot, _plan, dtype_name
+from .summary import _BLAS, SMALL, Deferred, Large, _dot, _plan, dtype_name, small_summary
 
 _BATCHED = 8  # fewer summaries of a shape than this finish alone (a stack of one row each)
 
@@ -97,7 +97,7 @@ def _finish_small(key: tuple, members: list) -> None:
     for k, summary in enumerate(members):
         if finite is not None and not finite[k]:
             continue  # finished alone, NaN and inf counted
-        summary._summary = {"shape": list(shape), "dtype": name, "values": rows[k], "nan": 0, "inf": 0}
+        summary._summary = small_summary(shape, name, rows[k])
         summary.array = None
 
 

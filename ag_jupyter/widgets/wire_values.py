@@ -31,6 +31,8 @@ from __future__ import annotations
 import sys
 from array import array
 
+from ..tracing.summary import small_summary
+
 _BUFFERS = {"float32": ("values32", "f"), "float64": ("values64", "d")}
 _NONE = object()
 _BIG_ENDIAN = sys.byteorder == "big"
@@ -53,16 +55,35 @@ class _Table:
         return found
 
 
-def _pass_of_each_event(document: dict) -> list | None:
-    """Each event's ``pass`` as the document's ``passes`` give it, or None where they do not
-    give every event's (then each event keeps its own)."""
-    events = document["events"]
-    passes: list = [None] * len(events)
+def _pass_by_event(document: dict) -> list:
+    """Each event's pass as the document's ``passes`` give it (``first_event`` to
+    ``last_event``); None for an event none of them covers."""
+    passes: list = [None] * len(document["events"])
     for entry in document.get("passes") or ():
         for at in range(entry["first_event"], entry["last_event"] + 1):
             passes[at] = entry["index"]
-    same = all(event.get("pass") == given for event, given in zip(events, passes))
-    return passes if same and None not in passes else None
+    return passes
+
+
+def _node_summaries_changed(node: dict, change) -> None:
+    """Each summary of the node record ``node`` (a copy: changed in place) as ``change(s)``."""
+    for key in ("value", "grad"):
+        if node.get(key) is not None:
+            node[key] = change(node[key])
+    if node.get("saved"):
+        node["saved"] = [dict(s, value=change(s["value"])) if "value" in s else s for s in node["saved"]]
+
+
+def _event_summaries_changed(event: dict, change) -> None:
+    """Each summary of the event ``event`` (a copy: changed in place) as ``change(s)``: a
+    step's sent and received gradients, an update's arrays, an accumulate event's ``.grad``."""
+    if "grad_output" in event:
+        event["grad_output"] = change(event["grad_output"])
+        event["grad_inputs"] = [_grad_input(g, change) for g in event["grad_inputs"]]
+    elif event["type"] == "update":
+        event["values"] = {key: change(value) for key, value in event["values"].items()}
+    elif event.get("grad") is not None:
+        event["grad"] = change(event["grad"])
 
 
 def _packed_parts(document: dict, summary) -> dict:
@@ -72,13 +93,8 @@ def _packed_parts(document: dict, summary) -> dict:
     node_formula, nodes = {}, []
     for node in document["nodes"]:
         node = dict(node)
-        value, grad, saved, line = node.get("value"), node.get("grad"), node.get("saved"), node.get("line")
-        if value is not None:
-            node["value"] = summary(value)
-        if grad is not None:
-            node["grad"] = summary(grad)
-        if saved:
-            node["saved"] = [dict(s, value=summary(s["value"])) if "value" in s else s for s in saved]
+        _node_summaries_changed(node, summary)
+        line = node.get("line")
         if line is not None:
             node["line"] = lines.index(line)
         if node.get("kind") == "op":
@@ -86,25 +102,20 @@ def _packed_parts(document: dict, summary) -> dict:
             if formula.__class__ is str:
                 node["formula"] = formulas.index(formula)
         nodes.append(node)
-    drop_pass = _pass_of_each_event(document) is not None
+    passes = _pass_by_event(document)
+    # an event's pass is left out only when every event's is what the passes give
+    drop_pass = None not in passes and all(e.get("pass") == p for e, p in zip(document["events"], passes))
     events = []
     for event in document["events"]:
-        kind = event["type"]
-        if kind == "create" and drop_pass and len(event) == 3 and "pass" in event:
+        if event["type"] == "create" and drop_pass and len(event) == 3 and "pass" in event:
             events.append(event["node"])
             continue
         event = dict(event)
         if drop_pass:
             del event["pass"]
-        if "grad_output" in event:
-            event["grad_output"] = summary(event["grad_output"])
-            event["grad_inputs"] = [_grad_input(g, summary) for g in event["grad_inputs"]]
-            if kind == "backward_step" and event.get("formula", _NONE) == node_formula.get(event["node"], _NONE):
-                del event["formula"]  # its node's, as drawn (journal.py)
-        elif kind == "update":
-            event["values"] = {key: summary(value) for key, value in event["values"].items()}
-        elif event.get("grad") is not None:  # an accumulate event: the leaf's .grad, its node's
-            event["grad"] = summary(event["grad"])
+        _event_summaries_changed(event, summary)
+        if event["type"] == "backward_step" and event.get("formula", _NONE) == node_formula.get(event["node"], _NONE):
+            del event["formula"]  # its node's, as drawn (journal.py)
         line = event.get("line")
         if line is not None:
             event["line"] = lines.index(line)
@@ -194,7 +205,7 @@ def _restored(summary, table: dict, buffers: dict):
     if entries is None:  # the binary parts were dropped on the way: the shape, no numbers
         return {"shape": shape, "dtype": dtype, "nan": 0, "inf": 0}
     count = _count(shape)
-    return {"shape": shape, "dtype": dtype, "values": entries[at:at + count].tolist(), "nan": 0, "inf": 0}
+    return small_summary(shape, dtype, entries[at:at + count].tolist())
 
 
 def unpacked(trace: dict, buffers: dict) -> dict:
@@ -222,11 +233,7 @@ def unpacked(trace: dict, buffers: dict) -> dict:
     node_formula, nodes = {}, []
     for node in trace["nodes"]:
         node = dict(node)
-        for key in ("value", "grad"):
-            if node.get(key) is not None:
-                node[key] = back(node[key])
-        if node.get("saved"):
-            node["saved"] = [dict(s, value=back(s["value"])) if "value" in s else s for s in node["saved"]]
+        _node_summaries_changed(node, back)
         if isinstance(node.get("line"), int):
             node["line"] = lines[node["line"]]
         if node.get("kind") == "op":
@@ -234,24 +241,14 @@ def unpacked(trace: dict, buffers: dict) -> dict:
                 node["formula"] = formulas[node["formula"]]
             node_formula[node["id"]] = node.get("formula")
         nodes.append(node)
-    passes = [None] * len(trace["events"])
-    for entry in trace.get("passes") or ():
-        for at in range(entry["first_event"], entry["last_event"] + 1):
-            passes[at] = entry["index"]
     events = []
-    for event, given in zip(trace["events"], passes):
+    for event, given in zip(trace["events"], _pass_by_event(trace)):
         event = {"type": "create", "node": event} if isinstance(event, str) else dict(event)
         if "pass" not in event and given is not None:
             event["pass"] = given
-        if "grad_output" in event:
-            event["grad_output"] = back(event["grad_output"])
-            event["grad_inputs"] = [_grad_input(g, back) for g in event["grad_inputs"]]
-            if event["type"] == "backward_step" and "formula" not in event and event["node"] in node_formula:
-                event["formula"] = node_formula[event["node"]]
-        elif event["type"] == "update":
-            event["values"] = {key: back(value) for key, value in event["values"].items()}
-        elif event.get("grad") is not None:
-            event["grad"] = back(event["grad"])
+        _event_summaries_changed(event, back)
+        if event["type"] == "backward_step" and "formula" not in event and event["node"] in node_formula:
+            event["formula"] = node_formula[event["node"]]
         if isinstance(event.get("line"), int):
             event["line"] = lines[event["line"]]
         events.append(event)
