@@ -139,52 +139,72 @@ def finished_one(sample, grid, step: list, norm: float, sampled: bool) -> dict |
     return finished_rows(values, cells, step, [norm], sampled)[0]
 
 
-def finished_rows(values, cells, step: list, norms: list, sampled: bool) -> list:
+def finished_rows(values, cells, step: list, norms, sampled: bool) -> list:
     """The document's form of each row's summary, ``shape`` and ``dtype`` left to fill in:
     ``sample_stats`` of each row of ``values`` and ``preview`` of each grid of ``cells`` (both
     float64, C-ordered, every entry finite; ``cells`` not in scratch buffer 1, which this
     works in), along the rows, and ``stat`` of every number. The same operations in the same
     order as those two on each row (a reduction along the last axis of a C-ordered array is
     the 1-D reduction, row by row): the same numbers. A row whose preview's range overflows
-    (float64 entries past 1e308) gets None: ``preview`` handles it."""
+    (float64 entries past 1e308) gets None: ``preview`` handles it. ``norms``: each row's, a
+    list or a float64 array."""
+    numbers = numpy.empty((ROW_NUMBERS, values.shape[0]))
+    codes = row_numbers(values, cells, norms, numbers)
+    return finished_dicts(numbers, codes, cells.shape[1:], step, sampled)
+
+
+ROW_NUMBERS = 7  # what ``row_numbers`` finds of a row: min, max, mean, std, norm, and the preview's lo and hi
+
+
+def row_numbers(values, cells, norms, numbers) -> bytes:
+    """The NumPy half of ``finished_rows``: each row's numbers into the columns of ``numbers``
+    (``ROW_NUMBERS`` x rows, float64; a view of a wider array will do, as a long group's
+    stacks go into one), unrounded; returns the preview's codes, row after row. A row whose
+    preview range overflowed has an infinite hi - lo (``finished_dicts`` reads it so)."""
     with numpy.errstate(all="ignore"):  # squares of huge float64 entries: None, never a warning
-        return _finished_quietly(values, cells, step, norms, sampled)
+        count, per_row = values.shape
+        means = numbers[2]
+        numpy.divide(_add(values, axis=1), per_row, out=means)
+        deviations = scratch(1, count, per_row)
+        numpy.subtract(values, means[:, None], out=deviations)
+        _multiply(deviations, deviations, out=deviations)
+        numpy.sqrt(numpy.divide(_add(deviations, axis=1), per_row), out=numbers[3])  # math.sqrt's: both round correctly
+        _lowest(values, axis=1, out=numbers[0])
+        _highest(values, axis=1, out=numbers[1])
+        numbers[4] = norms
+
+        flat_cells = cells.reshape(count, -1)  # C-ordered: a view
+        grid_lows, grid_highs = numbers[5], numbers[6]
+        _lowest(flat_cells, axis=1, out=grid_lows)
+        _highest(flat_cells, axis=1, out=grid_highs)
+        ranges = grid_highs - grid_lows
+        scales = numpy.where(ranges > 0, TOP / numpy.where(ranges > 0, ranges, 1.0), 0.0)
+        scaled = scratch(1, count, flat_cells.shape[1])  # the deviations are done with
+        numpy.subtract(flat_cells, grid_lows[:, None], out=scaled)
+        _multiply(scaled, scales[:, None], out=scaled)
+        return numpy.rint(scaled, out=scaled).astype(numpy.uint8).tobytes()
 
 
-def _finished_quietly(values, cells, step: list, norms: list, sampled: bool) -> list:
-    count, per_row = values.shape
-    means = _add(values, axis=1) / per_row
-    deviations = scratch(1, count, per_row)
-    numpy.subtract(values, means[:, None], out=deviations)
-    _multiply(deviations, deviations, out=deviations)
-    stds = numpy.sqrt(_add(deviations, axis=1) / per_row)  # math.sqrt's number: both round correctly
-
-    flat_cells = cells.reshape(count, -1)  # C-ordered: a view
-    grid_lows, grid_highs = _lowest(flat_cells, axis=1), _highest(flat_cells, axis=1)
-    ranges = grid_highs - grid_lows
-    scales = numpy.where(ranges > 0, TOP / numpy.where(ranges > 0, ranges, 1.0), 0.0)
-    scaled = scratch(1, count, flat_cells.shape[1])  # the deviations are done with
-    numpy.subtract(flat_cells, grid_lows[:, None], out=scaled)
-    _multiply(scaled, scales[:, None], out=scaled)
-    width = flat_cells.shape[1]
-    codes = numpy.rint(scaled, out=scaled).astype(numpy.uint8).tobytes()  # row after row
-    numbers = numpy.stack([_lowest(values, axis=1), _highest(values, axis=1), means, stds,
-                           numpy.asarray(norms, dtype=numpy.float64), grid_lows, grid_highs], axis=1)
+def finished_dicts(numbers, codes: bytes, grid_shape: tuple, step: list, sampled: bool) -> list:
+    """The Python half of ``finished_rows``: one dict per column of ``numbers``, its numbers
+    rounded by ``stat`` (all together, ``_stats``), its preview the row's slice of ``codes``."""
+    with numpy.errstate(all="ignore"):
+        overflowed = (numbers[6] - numbers[5] == math.inf).tolist()
+    count = numbers.shape[1]
     rounded = _stats(numbers.reshape(-1))
-    overflowed = (ranges == math.inf).tolist()
-    rows, cols, top = int(cells.shape[1]), int(cells.shape[2]), int(TOP)
+    columns = [rounded[at:at + count] for at in range(0, ROW_NUMBERS * count, count)]
+    rows, cols, top = int(grid_shape[0]), int(grid_shape[1]), int(TOP)
+    width = rows * cols
     finished = []
-    for k in range(count):
-        if overflowed[k]:
+    for k, low, high, mean, std, norm, grid_low, grid_high, over in zip(range(count), *columns, overflowed):
+        if over:
             finished.append(None)
             continue
-        at = 7 * k
-        low, high, mean, std, norm, grid_low, grid_high = rounded[at:at + 7]
         q = b2a_base64(codes[k * width:(k + 1) * width], newline=False).decode("ascii")  # b64encode's
-        preview = {"rows": rows, "cols": cols, "step": list(step), "lo": grid_low, "hi": grid_high, "top": top,
-                   "q": q}
         finished.append({"shape": None, "dtype": None, "nan": 0, "inf": 0, "min": low, "max": high,
-                         "mean": mean, "std": std, "norm": norm, "sampled": sampled, "preview": preview})
+                         "mean": mean, "std": std, "norm": norm, "sampled": sampled,
+                         "preview": {"rows": rows, "cols": cols, "step": list(step), "lo": grid_low,
+                                     "hi": grid_high, "top": top, "q": q}})
     return finished
 
 

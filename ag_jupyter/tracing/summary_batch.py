@@ -27,7 +27,7 @@ import math
 
 import numpy
 
-from .statistics import STACKED, finished_rows, scratch, stat
+from .statistics import ROW_NUMBERS, STACKED, finished_dicts, finished_rows, row_numbers, scratch, stat
 from .summary import _BLAS, SMALL, Deferred, Large, _dot, _plan, dtype_name, small_summary
 
 _BATCHED = 8  # fewer summaries of a shape than this finish alone (a stack of one row each)
@@ -113,32 +113,49 @@ def _group_large(summary: Large, groups: dict) -> None:
 def _finish_deferred(key: tuple, members: list) -> None:
     """What ``Deferred.summary`` then ``Large.to_json`` would make, for arrays of one shape."""
     _, shape, dtype = key
-    arrays, finite = [], []
-    for summary in members:  # the norm, one BLAS call each: a row-wise sum would add in another order
-        array = summary.array
-        squares = float(_dot(array, array))  # vdot reads an array of any shape flat
-        if squares - squares == 0.0:  # finite: no NaN, no inf (else it finishes alone, counting them)
-            finite.append((summary, math.sqrt(squares)))
-            arrays.append(array)
+    entries = math.prod(shape)
+    stack = _joined([summary.array for summary in members], dtype, entries)
+    with numpy.errstate(all="ignore"):  # huge entries' squares: the row finishes alone, never a warning
+        squares = _row_squares(stack, members)
+        finite = squares - squares == 0.0  # no NaN, no inf (else the row finishes alone, counting them)
+    if not finite.all():
+        kept = finite.tolist()
+        members = [summary for summary, ok in zip(members, kept) if ok]
+        stack, squares = stack[finite], squares[finite]
+    norms = numpy.sqrt(squares.astype(numpy.float64))  # math.sqrt(float(square)): both round correctly
     step = _plan(shape)[1]
     row_step, col_step = step
-    name = dtype_name(dtype)
-    entries = math.prod(shape)
-    rows = _rows(entries)
-    for first in range(0, len(arrays), rows):
-        chunk = finite[first:first + rows]
-        values = scratch(0, len(chunk), entries)
-        values[...] = _joined(arrays[first:first + rows], dtype, entries)  # in float64, as sample_stats reads them
-        grids = values.reshape(len(chunk), -1, shape[-1])[:, ::row_step, ::col_step]
-        cells = scratch(2, len(chunk), grids.shape[1] * grids.shape[2]).reshape(grids.shape)
+    count, rows = len(members), _rows(entries)
+    numbers = numpy.empty((ROW_NUMBERS, count))
+    codes = []
+    for first in range(0, count, rows):
+        stop = min(first + rows, count)
+        values = scratch(0, stop - first, entries)
+        values[...] = stack[first:stop]  # in float64, as sample_stats reads them
+        grids = values.reshape(stop - first, -1, shape[-1])[:, ::row_step, ::col_step]
+        cells = scratch(2, stop - first, grids.shape[1] * grids.shape[2]).reshape(grids.shape)
         cells[...] = grids
-        for (summary, _), json in zip(chunk, finished_rows(values, cells, step, [n for _, n in chunk], False)):
-            if json is None:
-                continue
-            json["shape"], json["dtype"] = list(shape), name
-            # the finished dict stands for the Large it would have made: ``to_json`` returns it as it
-            # returns a small summary's, and ``nonfinite`` reads its counts
-            summary._summary, summary.array = json, None
+        codes.append(row_numbers(values, cells, norms[first:stop], numbers[:, first:stop]))
+    name = dtype_name(dtype)
+    for summary, json in zip(members, finished_dicts(numbers, b"".join(codes), cells.shape[1:], step, False)):
+        if json is None:
+            continue
+        json["shape"], json["dtype"] = list(shape), name
+        # the finished dict stands for the Large it would have made: ``to_json`` returns it as it
+        # returns a small summary's, and ``nonfinite`` reads its counts
+        summary._summary, summary.array = json, None
+
+
+def _row_squares(stack, members: list):
+    """Each row's dot product with itself, the number ``Large`` takes of the array alone
+    (``_dot``): NumPy's ``vecdot`` calls the dtype's dot function, the one ``vdot`` calls,
+    once per row, so the numbers are the same, in one call in place of one per array."""
+    if _vecdot is not None:
+        return _vecdot(stack, stack)
+    return numpy.array([_dot(summary.array, summary.array) for summary in members], dtype=stack.dtype)
+
+
+_vecdot = getattr(numpy, "vecdot", None)  # NumPy 2.0 and later
 
 
 def _finish_large(key: tuple, members: list) -> None:
