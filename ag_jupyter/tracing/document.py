@@ -19,7 +19,7 @@ from .expressions import name_unlabelled
 from .gc_pause import collections_paused
 from .op_info import formula_letters
 from .source_lines import as_json
-from .summary import to_json
+from .summary import Deferred, to_json
 from .summary_batch import finish_all
 
 # 1.1: expr on tensors, local and total on grad_inputs; 1.2: preview codes name infinities (top);
@@ -96,6 +96,57 @@ def _finished_grad(entry: dict) -> dict:
     return done
 
 
+def _document_nodes(records: list, dropped: set, lines: dict) -> list:
+    """``_finished`` of each node record not ``dropped``, written out for the two kinds of
+    node (a document holds thousands: a call and a loop over keys per record were a third
+    of the copying)."""
+    nodes = []
+    append = nodes.append
+    for record in records:
+        if dropped and record["id"] in dropped:
+            continue
+        item = record.copy()
+        line = item.get("line")
+        if line is not None:
+            where = (id(line[0]), line[1])  # see _finished
+            done = lines.get(where)
+            if done is None:
+                done = lines[where] = as_json(line)
+            item["line"] = done
+        if item["kind"] == "tensor":
+            value = item.get("value")
+            if value is not None:
+                done = value._summary if value.__class__ is Deferred else value  # finished: its dict
+                item["value"] = done if done.__class__ is dict else to_json(value)
+            grad = item.get("grad")
+            if grad is not None:
+                item["grad"] = to_json(grad)
+        elif item.get("saved"):
+            item["saved"] = [dict(s, value=to_json(s["value"])) if "value" in s else dict(s) for s in item["saved"]]
+        append(item)
+    return nodes
+
+
+def _document_events(records: list, dropped: set, lines: dict) -> list:
+    """``_finished`` of each event, a create event of a ``dropped`` node left out; the two
+    kinds there are most of (creates, backward steps) written out."""
+    events = []
+    append = events.append
+    for event in records:
+        kind = event["type"]
+        if kind == "create":  # ids and flags only: copied as it is
+            if not dropped or event["node"] not in dropped:
+                append(event.copy())
+        elif kind == "backward_step" and "line" not in event:
+            item = event.copy()
+            item["grad_output"] = to_json(item["grad_output"])
+            item["grad_inputs"] = [_finished_grad(g) for g in item["grad_inputs"]]
+            append(item)
+        else:
+            append(_finished(event, lines))
+    return events
+
+
 def build(records) -> dict:
     """The trace document of ``records`` (a ``Records`` or ``Recorder``)."""
     with collections_paused():
@@ -104,23 +155,19 @@ def build(records) -> dict:
 
 def _build(records) -> dict:
     records.drain()
-    finish_all(_summaries(records))  # before settle, which reads their NaN counts
-    records.settle()
+    finite = finish_all(_summaries(records))  # before settle, which reads their NaN counts
+    records.settle(finite)
     constants = [n["id"] for n in records.nodes
                  if n["origin"] == "leaf" and not n["requires_grad"] and "label" not in n]
     # the walk over every record only when there is a constant it could drop (often none)
     referenced = _referenced(records) if constants else ()
     dropped = {node_id for node_id in constants if node_id not in referenced}
     lines: dict = {}
-    nodes = [_finished(n, lines) for n in records.nodes if n["id"] not in dropped]
+    nodes = _document_nodes(records.nodes, dropped, lines)
     edges = [{"src": src, "dst": dst, "arg": arg} for src, dst, arg in records.edges]
-    # a create event holds ids and flags only: copied as it is (half the events)
-    events = [(e.copy() if e["node"] not in dropped else None) if e["type"] == "create" else _finished(e, lines)
-              for e in records.events]
-    if dropped:
-        events = [e for e in events if e is not None]
+    events = _document_events(records.events, dropped, lines)
     roots = {root for e in events if e["type"] == "backward_begin" for root in e.get("roots", ())}
-    name_unlabelled(nodes, edges, roots)
+    name_unlabelled(nodes, records.edges, roots)
     for node in nodes:
         letters = node["kind"] == "op" and formula_letters(node["op"])
         if letters:

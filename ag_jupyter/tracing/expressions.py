@@ -14,7 +14,7 @@ expressions are shortened with ``…`` so a name stays a name.
 >>> nodes = [{"id": "t0", "kind": "tensor", "label": "x", "is_leaf": True, "requires_grad": True},
 ...          {"id": "op0", "kind": "op", "op": "MulBackward0", "symbol": "×", "consts": [{"arg": 1, "value": 2}]},
 ...          {"id": "t1", "kind": "tensor", "is_leaf": False, "requires_grad": True}]
->>> edges = [{"src": "t0", "dst": "op0", "arg": 0}, {"src": "op0", "dst": "t1", "arg": 0}]
+>>> edges = [("t0", "op0", 0), ("op0", "t1", 0)]
 >>> name_unlabelled(nodes, edges, roots=set())["t1"]
 'x*2'
 """
@@ -29,43 +29,61 @@ FUNCTION_NAMES = {"Σ": "sum", "σ": "sigmoid", "√": "sqrt", "|·|": "abs", "�
 WEIGHT_CONSUMERS = {"TBackward0", "PermuteBackward0", "TransposeBackward0"}
 
 
-def name_unlabelled(nodes: list, edges: list, roots: set) -> dict:
+def name_unlabelled(nodes: list, edges, roots: set) -> dict:
     """Set ``expr`` on every tensor node without a ``label``; return ``{id: expr}``.
 
-    ``nodes`` must be in creation order (an op's inputs before it), as a trace's are."""
+    ``nodes`` must be in creation order (an op's inputs before it), as a trace's are;
+    ``edges`` are ``(src, dst, arg)``, those to or from a node not in ``nodes`` ignored."""
     by_id = {n["id"]: n for n in nodes}
     inputs: dict = {}
     producer: dict = {}
-    consumers: dict = {}
-    for edge in edges:
-        src, dst = by_id.get(edge["src"]), by_id.get(edge["dst"])
-        if src is None or dst is None:
+    for src, dst, arg in edges:
+        target = by_id.get(dst)
+        if target is None or src not in by_id:
             continue
-        if dst["kind"] == "op":
-            inputs.setdefault(dst["id"], []).append((edge["arg"], src["id"]))
-            consumers.setdefault(src["id"], []).append(dst)
+        if target["kind"] == "op":
+            listed = inputs.get(dst)
+            if listed is None:
+                inputs[dst] = [(arg, src)]
+            else:
+                listed.append((arg, src))
         else:
-            producer[dst["id"]] = src
+            producer[dst] = by_id[src]
+    consumers = None  # who takes each tensor in: only a leaf's role needs it, made when first asked
     names: dict = {}  # id -> (text, precedence); precedence 9: an atom
     written = {}
     for node in nodes:
         if node["kind"] != "tensor":
             continue
-        if node.get("label"):
-            names[node["id"]] = (node["label"], 9)
+        node_id = node["id"]
+        label = node.get("label")
+        if label:
+            names[node_id] = (label, 9)
             continue
-        op = producer.get(node["id"])
-        if node["id"] in roots and (op is None or node.get("shape") != []):
+        op = producer.get(node_id)
+        if node_id in roots and (op is None or node.get("shape") != []):
             text = ("output", 9)
         elif op is None:
-            text = (_leaf_role(node, consumers.get(node["id"], ())), 9)
+            if consumers is None:
+                consumers = _consumers(edges, by_id)
+            text = (_leaf_role(node, consumers.get(node_id, ())), 9)
         else:
             text = _expression(op, inputs.get(op["id"], ()), names)
-            if node["id"] in roots and not any(ch.isalpha() for ch in text[0]):
+            if node_id in roots and not any(ch.isalpha() for ch in text[0]):
                 text = ("output", 9)  # ``(…)+(…)`` names nothing the cell wrote
-        names[node["id"]] = text
-        node["expr"] = written[node["id"]] = text[0]
+        names[node_id] = text
+        node["expr"] = written[node_id] = text[0]
     return written
+
+
+def _consumers(edges, by_id: dict) -> dict:
+    """The op nodes each node is an input of."""
+    consumers: dict = {}
+    for src, dst, _ in edges:
+        target = by_id.get(dst)
+        if target is not None and src in by_id and target["kind"] == "op":
+            consumers.setdefault(src, []).append(target)
+    return consumers
 
 
 def _leaf_role(node: dict, consumers) -> str:
@@ -83,22 +101,33 @@ def _leaf_role(node: dict, consumers) -> str:
 
 
 def _number(value) -> str:
-    if isinstance(value, float) and value.is_integer() and abs(value) < 1e15:
-        return str(int(value))
-    return f"{value:.4g}" if isinstance(value, float) else str(value)
+    key = (value.__class__, value)  # 1 and 1.0 and True are one key to a dict: the type tells them apart
+    text = _numbers.get(key)
+    if text is None:
+        if isinstance(value, float) and value.is_integer() and abs(value) < 1e15:
+            text = str(int(value))
+        else:
+            text = f"{value:.4g}" if isinstance(value, float) else str(value)
+        if len(_numbers) < 4096:  # formatting a float costs a microsecond; a loop's constants repeat
+            _numbers[key] = text
+    return text
+
+
+_numbers: dict = {}
 
 
 def _expression(op: dict, tensor_inputs, names: dict) -> tuple:
-    args = {arg: names.get(src, ("…", 9)) for arg, src in tensor_inputs}
+    args = {arg: names.get(src, _UNNAMED) for arg, src in tensor_inputs}
     for const in op.get("consts") or ():
         if "arg" not in const:
             continue  # a setting by name (a convolution's stride...): not an operand
         value = const.get("value")
         args.setdefault(const["arg"], (_number(value) if isinstance(value, (int, float)) else "…", 9))
-    ordered = [args[k] for k in sorted(args)]
+    ordered = [args[k] for k in sorted(args)] if len(args) > 1 else list(args.values())
     symbol = op.get("symbol") or op.get("op", "op")
-    if symbol in INFIX and len(ordered) == 2:
-        operator, precedence = INFIX[symbol]
+    infix = INFIX.get(symbol)
+    if infix is not None and len(ordered) == 2:
+        operator, precedence = infix
         left = _wrapped(ordered[0], precedence, right=False, operator=operator)
         right = _wrapped(ordered[1], precedence, right=True, operator=operator)
         text = f"{left}{operator}{right}" if precedence > 1 else f"{left} {operator} {right}"
@@ -113,6 +142,9 @@ def _expression(op: dict, tensor_inputs, names: dict) -> tuple:
                                               op.get("op", "op").replace("Backward0", "").lower())
     inner = ", ".join(text for text, _ in ordered)
     return _short(f"{function}({inner})", f"{function}(…)"), 9
+
+
+_UNNAMED = ("…", 9)
 
 
 def _wrapped(name: tuple, outer: int, right: bool, operator: str) -> str:

@@ -366,12 +366,16 @@ class Recorder(Journal, Records, UpdateRecording, Listener):
         self._totals.end()
 
     # ----- when the document is built ---------------------------------------------------
-    def settle(self) -> None:
+    def settle(self, finite: bool = False) -> None:
         """Mark where NaN or inf first appear (``nonfinite_origin``), which needs the
         summaries, and so waits for the document: an op's output that is not finite
         while none of its inputs' values is; a backward step that sent a non-finite
-        gradient while it received a finite one."""
+        gradient while it received a finite one. ``finite``: every summary is known to
+        be (``summary_batch.finish_all`` said so), so there is no such place."""
         self.drain()
+        if finite:
+            self._unsettled.clear()
+            return
         by_id = self.by_id
         for item in self._unsettled:
             if len(item) == 1:

@@ -75,7 +75,7 @@ class Records:
         self.events.append({"type": "create", "node": record["id"]})
         return record
 
-    def settle(self) -> None:
+    def settle(self, finite: bool = False) -> None:
         """Finish what waited for the document (the engine's recorder defers some marks)."""
 
     def drain(self) -> None:

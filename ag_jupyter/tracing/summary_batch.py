@@ -28,7 +28,7 @@ import math
 import numpy
 
 from .statistics import ROW_NUMBERS, STACKED, finished_dicts, finished_rows, row_numbers, scratch, stat
-from .summary import _BLAS, SMALL, Deferred, Large, _dot, _plan, dtype_name, small_summary
+from .summary import _BLAS, SMALL, Deferred, Large, _dot, _plan, dtype_name, nonfinite, small_summary
 
 _BATCHED = 8  # fewer summaries of a shape than this finish alone (a stack of one row each)
 
@@ -48,11 +48,15 @@ def _joined(arrays: list, dtype, width: int):
         return numpy.stack([array.reshape(-1) for array in arrays])
 
 
-def finish_all(summaries) -> None:
+def finish_all(summaries) -> bool:
     """Finish every ``Deferred`` and ``Large`` summary of ``summaries`` that the batch can
-    (see the module doc); each one's ``to_json`` then returns the dict computed here."""
+    (see the module doc), and the other Deferred ones alone; each one's ``to_json`` then
+    returns the dict computed here. Returns whether none counts a NaN or an inf (the
+    recorder's ``settle`` then has nothing to look for)."""
     arrays: dict = {}  # (shape, id(dtype)) -> Deferred summaries of NumPy arrays of that shape and dtype
     groups: dict = {}
+    pending = []
+    finite = True
     # each once: a gradient's summary is met two or three times (sent, received, stored)
     distinct = {id(summary): summary for summary in summaries if summary is not None}
     for summary in distinct.values():
@@ -60,14 +64,20 @@ def finish_all(summaries) -> None:
             if summary._summary is not None:
                 summary = summary._summary
             else:
+                pending.append(summary)
                 array = summary.array  # its own copy (summary.Deferred), C-ordered: no strides to check
                 if array.__class__ is numpy.ndarray:
                     # by the dtype's identity: a dtype hashes and compares slowly, and there is one
                     # object per built-in dtype (two equal ones only make two groups)
                     arrays.setdefault((array.shape, id(array.dtype)), []).append(summary)
                 continue
-        if summary.__class__ is Large and summary._json is None:
-            _group_large(summary, groups)
+        if summary.__class__ is Large:
+            if summary.nan or summary.inf:
+                finite = False
+            elif summary._json is None:
+                _group_large(summary, groups)
+        elif summary.get("nan") or summary.get("inf"):  # a small summary's dict
+            finite = False
     for (shape, _), members in arrays.items():
         kind = _deferred_kind(shape, members[0].array.dtype)
         if kind is not None:
@@ -75,6 +85,10 @@ def finish_all(summaries) -> None:
     for key, members in groups.items():
         if len(members) >= _BATCHED:
             _FINISHES[key[0]](key, members)
+    for summary in pending:  # a batch finishes finite rows only; the rest finish alone, counting
+        if summary._summary is None and nonfinite(summary):
+            finite = False
+    return finite
 
 
 def _deferred_kind(shape: tuple, dtype) -> str | None:
