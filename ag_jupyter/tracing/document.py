@@ -168,10 +168,15 @@ def _build(records) -> dict:
     events = _document_events(records.events, dropped, lines)
     roots = {root for e in events if e["type"] == "backward_begin" for root in e.get("roots", ())}
     name_unlabelled(nodes, records.edges, roots)
+    letters_of: dict = {}  # op name -> its formula's letters (an op is met again and again)
     for node in nodes:
-        letters = node["kind"] == "op" and formula_letters(node["op"])
-        if letters:
-            node["letters"] = letters
+        if node["kind"] == "op":
+            name = node["op"]
+            letters = letters_of.get(name, 0)
+            if letters == 0:
+                letters = letters_of[name] = formula_letters(name)
+            if letters:
+                node["letters"] = letters
     document = {
         "version": VERSION,
         "title": records.title or ("PyTorch graph" if records.source == "torch" else "ag.trace"),
@@ -179,7 +184,7 @@ def _build(records) -> dict:
         "nodes": nodes,
         "edges": edges,
         "events": events,
-        "passes": _passes(nodes, edges, events),
+        "passes": _passes(nodes, records.edges, events),
     }
     if records.warnings:
         document["warnings"] = list(records.warnings)
@@ -187,22 +192,25 @@ def _build(records) -> dict:
 
 
 def _passes(nodes: list, edges: list, events: list) -> list:
+    """The document's passes; ``edges`` as the records hold them, ``(src, dst, arg)``."""
     starts = []
+    current = -1
     after_backward = False
     for index, event in enumerate(events):
         kind = event["type"]
-        if not starts or (after_backward and kind in ("create", "error")):
+        if current < 0 or (after_backward and (kind == "create" or kind == "error")):
             starts.append(index)
+            current += 1
             after_backward = False
         if kind == "backward_end":
             after_backward = True
-        event["pass"] = len(starts) - 1
+        event["pass"] = current
     params = [n["id"] for n in nodes if n["kind"] == "tensor" and n["is_leaf"] and n["requires_grad"]]
     param_set = set(params)
     inputs_of: dict = {}
-    for edge in edges:
-        if edge["src"] in param_set:
-            inputs_of.setdefault(edge["dst"], []).append(edge["src"])
+    for src, dst, _ in edges:
+        if src in param_set:
+            inputs_of.setdefault(dst, []).append(src)
     bounds = list(zip(starts, starts[1:] + [len(events)]))
     return [_one_pass(k, events[first:stop], first, stop - 1, params, inputs_of)
             for k, (first, stop) in enumerate(bounds)]
@@ -215,7 +223,9 @@ def _one_pass(index: int, events: list, first: int, last: int, params: list, inp
     for event in events:
         kind = event["type"]
         if kind == "create":
-            used.update(inputs_of.get(event["node"], ()))
+            inputs = inputs_of.get(event["node"])
+            if inputs:
+                used.update(inputs)
         elif kind == "accumulate" and not event.get("retained"):
             with_grad.add(event["node"])
         elif kind == "backward_begin":

@@ -117,21 +117,32 @@ _numbers: dict = {}
 
 
 def _expression(op: dict, tensor_inputs, names: dict) -> tuple:
-    args = {arg: names.get(src, _UNNAMED) for arg, src in tensor_inputs}
-    for const in op.get("consts") or ():
-        if "arg" not in const:
-            continue  # a setting by name (a convolution's stride...): not an operand
-        value = const.get("value")
-        args.setdefault(const["arg"], (_number(value) if isinstance(value, (int, float)) else "…", 9))
-    ordered = [args[k] for k in sorted(args)] if len(args) > 1 else list(args.values())
+    consts = op.get("consts")
+    if not consts and len(tensor_inputs) == 1:  # most ops: one tensor in, no constant
+        ordered = [names.get(tensor_inputs[0][1], _UNNAMED)]
+    else:
+        args = {}
+        for arg, src in tensor_inputs:
+            args[arg] = names.get(src, _UNNAMED)
+        for const in consts or ():
+            if "arg" not in const:
+                continue  # a setting by name (a convolution's stride...): not an operand
+            value = const.get("value")
+            args.setdefault(const["arg"], (_number(value) if isinstance(value, (int, float)) else "…", 9))
+        ordered = [args[k] for k in sorted(args)] if len(args) > 1 else list(args.values())
     symbol = op.get("symbol") or op.get("op", "op")
     infix = INFIX.get(symbol)
     if infix is not None and len(ordered) == 2:
         operator, precedence = infix
-        left = _wrapped(ordered[0], precedence, right=False, operator=operator)
-        right = _wrapped(ordered[1], precedence, right=True, operator=operator)
+        (left, left_precedence), (right, right_precedence) = ordered
+        if left_precedence < precedence:  # _wrapped, written out: this runs for most ops of a chain
+            left = f"({left})"
+        if right_precedence < precedence or (right_precedence == precedence and operator in "-/@**"):
+            right = f"({right})"
         text = f"{left}{operator}{right}" if precedence > 1 else f"{left} {operator} {right}"
-        return _short(text, f"{_atom_or_dots(ordered[0])}{operator}{_atom_or_dots(ordered[1])}"), precedence
+        if len(text) <= MAX_LENGTH:
+            return text, precedence
+        return f"{_atom_or_dots(ordered[0])}{operator}{_atom_or_dots(ordered[1])}", precedence
     if symbol == "−" and len(ordered) == 1:
         return _short(f"-{_wrapped(ordered[0], 3, False, '-')}", "-(…)"), 3
     if symbol == "ᵀ" and ordered:
@@ -140,7 +151,7 @@ def _expression(op: dict, tensor_inputs, names: dict) -> tuple:
         return _short(f"{_wrapped(ordered[0], 9, False, '[')}[…]", "(…)[…]"), 9
     function = FUNCTION_NAMES.get(symbol) or (symbol if symbol.isidentifier() else
                                               op.get("op", "op").replace("Backward0", "").lower())
-    inner = ", ".join(text for text, _ in ordered)
+    inner = ordered[0][0] if len(ordered) == 1 else ", ".join(text for text, _ in ordered)
     return _short(f"{function}({inner})", f"{function}(…)"), 9
 
 

@@ -179,7 +179,7 @@ class Recorder(Journal, Records, UpdateRecording, Listener):
     def _saved(self, node, inputs, input_ids, data) -> tuple:
         """What the node keeps for backward, a tuple of ``(tensor id, input position)``: an input
         by position, another tensor with position None, the output as ``(None, None)``
-        (it has no id yet). ``journal._write_op`` makes them the document's dicts."""
+        (it has no id yet). ``Journal.drain`` makes them the document's dicts."""
         saved = []
         count = len(inputs)
         for position, x in enumerate(node.saved or ()):
