@@ -96,12 +96,14 @@ def _finished_grad(entry: dict) -> dict:
     return done
 
 
-def _document_nodes(records: list, dropped: set, lines: dict) -> list:
+def _document_nodes(records: list, dropped: set, lines: dict) -> tuple:
     """``_finished`` of each node record not ``dropped``, written out for the two kinds of
     node (a document holds thousands: a call and a loop over keys per record were a third
-    of the copying)."""
-    nodes = []
+    of the copying), an op's formula ``letters`` added; and the parameters (leaves that
+    require grad), for the passes."""
+    nodes, params = [], []
     append = nodes.append
+    letters_of: dict = {}  # op name -> its formula's letters (an op is met again and again)
     for record in records:
         if dropped and record["id"] in dropped:
             continue
@@ -121,30 +123,83 @@ def _document_nodes(records: list, dropped: set, lines: dict) -> list:
             grad = item.get("grad")
             if grad is not None:
                 item["grad"] = to_json(grad)
-        elif item.get("saved"):
-            item["saved"] = [dict(s, value=to_json(s["value"])) if "value" in s else dict(s) for s in item["saved"]]
+            if item["is_leaf"] and item["requires_grad"]:
+                params.append(item["id"])
+        else:
+            if item.get("saved"):
+                item["saved"] = [dict(s, value=to_json(s["value"])) if "value" in s else dict(s)
+                                 for s in item["saved"]]
+            name = item["op"]
+            letters = letters_of.get(name, 0)
+            if letters == 0:
+                letters = letters_of[name] = formula_letters(name)
+            if letters:
+                item["letters"] = letters
         append(item)
-    return nodes
+    return nodes, params
 
 
-def _document_events(records: list, dropped: set, lines: dict) -> list:
-    """``_finished`` of each event, a create event of a ``dropped`` node left out; the two
-    kinds there are most of (creates, backward steps) written out."""
-    events = []
+def _document_events(records: list, dropped: set, lines: dict, params: list, inputs_of: dict) -> tuple:
+    """``_finished`` of each event (a create event of a ``dropped`` node left out; creates and
+    backward steps, most of them, written out), each marked with its ``pass``; the passes
+    (see the module doc) and the backward roots. ``inputs_of``: op id -> the parameters it
+    takes in."""
+    events, passes, roots = [], [], set()
     append = events.append
+    current = -1  # the pass under way, and what it has seen so far
+    first, used, with_grad, backward, grad_none = 0, set(), set(), False, None
+    after_backward = False
     for event in records:
         kind = event["type"]
         if kind == "create":  # ids and flags only: copied as it is
-            if not dropped or event["node"] not in dropped:
-                append(event.copy())
+            if dropped and event["node"] in dropped:
+                continue
+            item = event.copy()
         elif kind == "backward_step" and "line" not in event:
             item = event.copy()
             item["grad_output"] = to_json(item["grad_output"])
             item["grad_inputs"] = [_finished_grad(g) for g in item["grad_inputs"]]
-            append(item)
         else:
-            append(_finished(event, lines))
-    return events
+            item = _finished(event, lines)
+        if current < 0 or (after_backward and (kind == "create" or kind == "error")):
+            if current >= 0:
+                passes.append(_one_pass(current, first, len(events) - 1, params, used, with_grad, backward,
+                                        grad_none))
+            current += 1
+            first, used, with_grad, backward, grad_none = len(events), set(), set(), False, None
+            after_backward = False
+        item["pass"] = current
+        if kind == "create":
+            taken = inputs_of.get(item["node"])
+            if taken:
+                used.update(taken)
+        elif kind == "accumulate":
+            if not item.get("retained"):
+                with_grad.add(item["node"])
+        elif kind == "backward_begin":
+            backward = True
+            roots.update(item.get("roots", ()))
+        elif kind == "backward_end":
+            after_backward = True
+            grad_none = item["grad_none"]
+        append(item)
+    if current >= 0:
+        passes.append(_one_pass(current, first, len(events) - 1, params, used, with_grad, backward, grad_none))
+    return events, passes, roots
+
+
+def _one_pass(index: int, first: int, last: int, params: list, used: set, with_grad: set, backward: bool,
+              grad_none) -> dict:
+    return {
+        "index": index,
+        "first_event": first,
+        "last_event": last,
+        "backward": backward,
+        "params_used": [p for p in params if p in used],
+        "params_unused": [p for p in params if p not in used],
+        "params_with_grad": [p for p in params if p in with_grad],
+        "grad_none": grad_none,
+    }
 
 
 def build(records) -> dict:
@@ -163,20 +218,15 @@ def _build(records) -> dict:
     referenced = _referenced(records) if constants else ()
     dropped = {node_id for node_id in constants if node_id not in referenced}
     lines: dict = {}
-    nodes = _document_nodes(records.nodes, dropped, lines)
-    edges = [{"src": src, "dst": dst, "arg": arg} for src, dst, arg in records.edges]
-    events = _document_events(records.events, dropped, lines)
-    roots = {root for e in events if e["type"] == "backward_begin" for root in e.get("roots", ())}
+    nodes, params = _document_nodes(records.nodes, dropped, lines)
+    param_set = set(params)
+    edges, inputs_of = [], {}
+    for src, dst, arg in records.edges:
+        edges.append({"src": src, "dst": dst, "arg": arg})
+        if src in param_set:
+            inputs_of.setdefault(dst, []).append(src)
+    events, passes, roots = _document_events(records.events, dropped, lines, params, inputs_of)
     name_unlabelled(nodes, records.edges, roots)
-    letters_of: dict = {}  # op name -> its formula's letters (an op is met again and again)
-    for node in nodes:
-        if node["kind"] == "op":
-            name = node["op"]
-            letters = letters_of.get(name, 0)
-            if letters == 0:
-                letters = letters_of[name] = formula_letters(name)
-            if letters:
-                node["letters"] = letters
     document = {
         "version": VERSION,
         "title": records.title or ("PyTorch graph" if records.source == "torch" else "ag.trace"),
@@ -184,61 +234,8 @@ def _build(records) -> dict:
         "nodes": nodes,
         "edges": edges,
         "events": events,
-        "passes": _passes(nodes, records.edges, events),
+        "passes": passes,
     }
     if records.warnings:
         document["warnings"] = list(records.warnings)
     return document
-
-
-def _passes(nodes: list, edges: list, events: list) -> list:
-    """The document's passes; ``edges`` as the records hold them, ``(src, dst, arg)``."""
-    starts = []
-    current = -1
-    after_backward = False
-    for index, event in enumerate(events):
-        kind = event["type"]
-        if current < 0 or (after_backward and (kind == "create" or kind == "error")):
-            starts.append(index)
-            current += 1
-            after_backward = False
-        if kind == "backward_end":
-            after_backward = True
-        event["pass"] = current
-    params = [n["id"] for n in nodes if n["kind"] == "tensor" and n["is_leaf"] and n["requires_grad"]]
-    param_set = set(params)
-    inputs_of: dict = {}
-    for src, dst, _ in edges:
-        if src in param_set:
-            inputs_of.setdefault(dst, []).append(src)
-    bounds = list(zip(starts, starts[1:] + [len(events)]))
-    return [_one_pass(k, events[first:stop], first, stop - 1, params, inputs_of)
-            for k, (first, stop) in enumerate(bounds)]
-
-
-def _one_pass(index: int, events: list, first: int, last: int, params: list, inputs_of: dict) -> dict:
-    used, with_grad = set(), set()
-    grad_none = None
-    backward = False
-    for event in events:
-        kind = event["type"]
-        if kind == "create":
-            inputs = inputs_of.get(event["node"])
-            if inputs:
-                used.update(inputs)
-        elif kind == "accumulate" and not event.get("retained"):
-            with_grad.add(event["node"])
-        elif kind == "backward_begin":
-            backward = True
-        elif kind == "backward_end":
-            grad_none = event["grad_none"]
-    return {
-        "index": index,
-        "first_event": first,
-        "last_event": last,
-        "backward": backward,
-        "params_used": [p for p in params if p in used],
-        "params_unused": [p for p in params if p not in used],
-        "params_with_grad": [p for p in params if p in with_grad],
-        "grad_none": grad_none,
-    }
