@@ -150,14 +150,12 @@ def _finish_deferred(key: tuple, members: list) -> None:
         cells = scratch(2, stop - first, grids.shape[1] * grids.shape[2]).reshape(grids.shape)
         cells[...] = grids
         codes.append(row_numbers(values, cells, norms[first:stop], numbers[:, first:stop]))
-    name = dtype_name(dtype)
-    for summary, json in zip(members, finished_dicts(numbers, b"".join(codes), cells.shape[1:], step, False)):
-        if json is None:
-            continue
-        json["shape"], json["dtype"] = list(shape), name
-        # the finished dict stands for the Large it would have made: ``to_json`` returns it as it
-        # returns a small summary's, and ``nonfinite`` reads its counts
-        summary._summary, summary.array = json, None
+    finished = finished_dicts(numbers, b"".join(codes), cells.shape[1:], step, False, list(shape), dtype_name(dtype))
+    for summary, json in zip(members, finished):
+        if json is not None:
+            # the finished dict stands for the Large it would have made: ``to_json`` returns it as it
+            # returns a small summary's, and ``nonfinite`` reads its counts
+            summary._summary, summary.array = json, None
 
 
 def _row_squares(stack, members: list):
