@@ -50,6 +50,7 @@ def name_unlabelled(nodes: list, edges, roots: set) -> dict:
         else:
             producer[dst] = by_id[src]
     consumers = None  # who takes each tensor in: only a leaf's role needs it, made when first asked
+    written_for: dict = {}  # (symbol, op, operands) -> the expression: a loop's ops repeat their names
     names: dict = {}  # id -> (text, precedence); precedence 9: an atom
     written = {}
     for node in nodes:
@@ -68,7 +69,7 @@ def name_unlabelled(nodes: list, edges, roots: set) -> dict:
                 consumers = _consumers(edges, by_id)
             text = (_leaf_role(node, consumers.get(node_id, ())), 9)
         else:
-            text = _expression(op, inputs.get(op["id"], ()), names)
+            text = _expression(op, inputs.get(op["id"], ()), names, written_for)
             if node_id in roots and not any(ch.isalpha() for ch in text[0]):
                 text = ("output", 9)  # ``(…)+(…)`` names nothing the cell wrote
         names[node_id] = text
@@ -116,10 +117,18 @@ def _number(value) -> str:
 _numbers: dict = {}
 
 
-def _expression(op: dict, tensor_inputs, names: dict) -> tuple:
+def _expression(op: dict, tensor_inputs, names: dict, written_for: dict) -> tuple:
     consts = op.get("consts")
     if not consts and len(tensor_inputs) == 1:  # most ops: one tensor in, no constant
         ordered = [names.get(tensor_inputs[0][1], _UNNAMED)]
+    elif len(tensor_inputs) == 1 and len(consts) == 1 and "arg" in consts[0]:  # x*2, x + 0.5
+        arg, src = tensor_inputs[0]
+        const = consts[0]
+        ordered = [names.get(src, _UNNAMED)]
+        if const["arg"] != arg:
+            value = const.get("value")
+            constant = (_number(value) if isinstance(value, (int, float)) else "…", 9)
+            ordered.insert(const["arg"] > arg, constant)
     else:
         args = {}
         for arg, src in tensor_inputs:
@@ -130,6 +139,15 @@ def _expression(op: dict, tensor_inputs, names: dict) -> tuple:
             value = const.get("value")
             args.setdefault(const["arg"], (_number(value) if isinstance(value, (int, float)) else "…", 9))
         ordered = [args[k] for k in sorted(args)] if len(args) > 1 else list(args.values())
+    key = (op.get("symbol"), op.get("op"), *ordered)
+    text = written_for.get(key)
+    if text is None:
+        text = written_for[key] = _written(op, ordered)
+    return text
+
+
+def _written(op: dict, ordered: list) -> tuple:
+    """The expression of ``op`` on its operands' names ``(text, precedence)``, in order."""
     symbol = op.get("symbol") or op.get("op", "op")
     infix = INFIX.get(symbol)
     if infix is not None and len(ordered) == 2:
