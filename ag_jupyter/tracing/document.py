@@ -51,14 +51,20 @@ def _referenced(records) -> set:
 def _summaries(records):
     """Every summary the document will hold, finished or not (repeats included)."""
     for record in records.nodes:
-        yield record.get("value")
-        yield record.get("grad")
+        value = record.get("value")
+        if value is not None:
+            yield value
+        grad = record.get("grad")
+        if grad is not None:
+            yield grad
     for event in records.events:
         if "grad_output" in event:
             yield event["grad_output"]
-            for grad in event["grad_inputs"]:
-                yield grad["grad"]
-                yield grad.get("total")
+            for entry in event["grad_inputs"]:
+                yield entry["grad"]
+                total = entry.get("total")
+                if total is not None:
+                    yield total
 
 
 _SUMMARY_KEYS = ("value", "grad", "grad_output")
@@ -158,7 +164,15 @@ def _document_events(records: list, dropped: set, lines: dict, params: list, inp
         elif kind == "backward_step" and "line" not in event:
             item = event.copy()
             item["grad_output"] = to_json(item["grad_output"])
-            item["grad_inputs"] = [_finished_grad(g) for g in item["grad_inputs"]]
+            grads = []
+            for entry in item["grad_inputs"]:
+                grad = entry["grad"]
+                if "total" in entry or grad is None:
+                    grads.append(_finished_grad(entry))
+                else:  # _finished_grad's most common case, written out
+                    done = grad._summary if grad.__class__ is Deferred else grad
+                    grads.append(dict(entry, grad=done if done.__class__ is dict else to_json(grad)))
+            item["grad_inputs"] = grads
         else:
             item = _finished(event, lines)
         if current < 0 or (after_backward and (kind == "create" or kind == "error")):
