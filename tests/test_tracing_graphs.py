@@ -151,3 +151,13 @@ def test_a_constant_nothing_used_is_left_out_with_its_create_event():
     assert ("leaf", False, [2]) in tensors
     ids = {n["id"] for n in doc["nodes"]}
     assert all(e["node"] in ids for e in doc["events"] if e["type"] == "create")
+
+
+def test_a_record_without_a_source_line_has_no_line_in_the_document():
+    """An op run where no frame is the user's has ``line`` None in its record; the schema's
+    ``line`` is an object, so the document leaves the key out."""
+    from ag_jupyter.tracing import document
+    records = [{"id": "op0", "kind": "op", "op": "MulBackward0", "origin": "op", "saved": [], "line": None},
+               {"id": "t0", "kind": "tensor", "is_leaf": False, "requires_grad": True, "line": None}]
+    nodes, _ = document._document_nodes(records, set(), {})
+    assert ["line" in node for node in nodes] == [False, False]

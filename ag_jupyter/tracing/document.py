@@ -19,7 +19,7 @@ from .expressions import name_unlabelled
 from .gc_pause import collections_paused
 from .op_info import formula_letters
 from .source_lines import as_json
-from .summary import Deferred, to_json
+from .summary import to_json
 from .summary_batch import finish_all
 
 # 1.1: expr on tensors, local and total on grad_inputs; 1.2: preview codes name infinities (top);
@@ -73,7 +73,22 @@ _SUMMARY_KEYS = ("value", "grad", "grad_output")
 def _finished(record: dict, lines: dict) -> dict:
     """A copy of a node or event record in the document's form: summaries finished
     (see ``summary.Large``) and source lines looked up."""
-    item = dict(record)
+    item = record.copy()
+    _put_line(item, lines)
+    for key in _SUMMARY_KEYS:
+        summary = item.get(key)
+        if summary is not None:
+            item[key] = to_json(summary)
+    if "grad_inputs" in item:
+        item["grad_inputs"] = [_finished_grad(g) for g in item["grad_inputs"]]
+    if item.get("saved"):
+        item["saved"] = _saved_json(item["saved"])
+    return item
+
+
+def _put_line(item: dict, lines: dict) -> None:
+    """The record's line, ``(code, offset)``, as the document's dict (``lines`` holds those
+    made so far); a record without one has no ``line``."""
     line = item.pop("line", None)
     if line is not None:
         # by the code object's identity (the records keep it alive): a code object hashes its
@@ -83,16 +98,10 @@ def _finished(record: dict, lines: dict) -> dict:
         if done is None:
             done = lines[where] = as_json(line)
         item["line"] = done
-    for key in _SUMMARY_KEYS:
-        summary = item.get(key)
-        if summary is not None:
-            item[key] = to_json(summary)
-    if "grad_inputs" in item:
-        item["grad_inputs"] = [_finished_grad(g) for g in item["grad_inputs"]]
-    if item.get("saved"):
-        item["saved"] = [dict(s, value=to_json(s["value"])) if "value" in s else dict(s)
-                         for s in item["saved"]]
-    return item
+
+
+def _saved_json(saved: list) -> list:
+    return [dict(s, value=to_json(s["value"])) if "value" in s else dict(s) for s in saved]
 
 
 def _finished_grad(entry: dict) -> dict:
@@ -104,7 +113,7 @@ def _finished_grad(entry: dict) -> dict:
 
 def _document_nodes(records: list, dropped: set, lines: dict) -> tuple:
     """``_finished`` of each node record not ``dropped``, written out for the two kinds of
-    node (a document holds thousands: a call and a loop over keys per record were a third
+    node (a document holds thousands: a loop over every summary key per record was a third
     of the copying), an op's formula ``letters`` added; and the parameters (leaves that
     require grad), for the passes."""
     nodes, params = [], []
@@ -114,18 +123,11 @@ def _document_nodes(records: list, dropped: set, lines: dict) -> tuple:
         if dropped and record["id"] in dropped:
             continue
         item = record.copy()
-        line = item.get("line")
-        if line is not None:
-            where = (id(line[0]), line[1])  # see _finished
-            done = lines.get(where)
-            if done is None:
-                done = lines[where] = as_json(line)
-            item["line"] = done
+        _put_line(item, lines)
         if item["kind"] == "tensor":
             value = item.get("value")
             if value is not None:
-                done = value._summary if value.__class__ is Deferred else value  # finished: its dict
-                item["value"] = done if done.__class__ is dict else to_json(value)
+                item["value"] = to_json(value)
             grad = item.get("grad")
             if grad is not None:
                 item["grad"] = to_json(grad)
@@ -133,8 +135,7 @@ def _document_nodes(records: list, dropped: set, lines: dict) -> tuple:
                 params.append(item["id"])
         else:
             if item.get("saved"):
-                item["saved"] = [dict(s, value=to_json(s["value"])) if "value" in s else dict(s)
-                                 for s in item["saved"]]
+                item["saved"] = _saved_json(item["saved"])
             name = item["op"]
             letters = letters_of.get(name, 0)
             if letters == 0:
@@ -164,15 +165,7 @@ def _document_events(records: list, dropped: set, lines: dict, params: list, inp
         elif kind == "backward_step" and "line" not in event:
             item = event.copy()
             item["grad_output"] = to_json(item["grad_output"])
-            grads = []
-            for entry in item["grad_inputs"]:
-                grad = entry["grad"]
-                if "total" in entry or grad is None:
-                    grads.append(_finished_grad(entry))
-                else:  # _finished_grad's most common case, written out
-                    done = grad._summary if grad.__class__ is Deferred else grad
-                    grads.append(dict(entry, grad=done if done.__class__ is dict else to_json(grad)))
-            item["grad_inputs"] = grads
+            item["grad_inputs"] = [_finished_grad(g) for g in item["grad_inputs"]]
         else:
             item = _finished(event, lines)
         if current < 0 or (after_backward and (kind == "create" or kind == "error")):

@@ -152,15 +152,10 @@ def _written(op: dict, ordered: list) -> tuple:
     infix = INFIX.get(symbol)
     if infix is not None and len(ordered) == 2:
         operator, precedence = infix
-        (left, left_precedence), (right, right_precedence) = ordered
-        if left_precedence < precedence:  # _wrapped, written out: this runs for most ops of a chain
-            left = f"({left})"
-        if right_precedence < precedence or (right_precedence == precedence and operator in "-/@**"):
-            right = f"({right})"
+        left = _wrapped(ordered[0], precedence, right=False, operator=operator)
+        right = _wrapped(ordered[1], precedence, right=True, operator=operator)
         text = f"{left}{operator}{right}" if precedence > 1 else f"{left} {operator} {right}"
-        if len(text) <= MAX_LENGTH:
-            return text, precedence
-        return f"{_atom_or_dots(ordered[0])}{operator}{_atom_or_dots(ordered[1])}", precedence
+        return _short(text, f"{_atom_or_dots(ordered[0])}{operator}{_atom_or_dots(ordered[1])}"), precedence
     if symbol == "−" and len(ordered) == 1:
         return _short(f"-{_wrapped(ordered[0], 3, False, '-')}", "-(…)"), 3
     if symbol == "ᵀ" and ordered:
@@ -169,7 +164,7 @@ def _written(op: dict, ordered: list) -> tuple:
         return _short(f"{_wrapped(ordered[0], 9, False, '[')}[…]", "(…)[…]"), 9
     function = FUNCTION_NAMES.get(symbol) or (symbol if symbol.isidentifier() else
                                               op.get("op", "op").replace("Backward0", "").lower())
-    inner = ordered[0][0] if len(ordered) == 1 else ", ".join(text for text, _ in ordered)
+    inner = ", ".join(text for text, _ in ordered)
     return _short(f"{function}({inner})", f"{function}(…)"), 9
 
 

@@ -370,7 +370,7 @@ def record(array, exact: bool = False):
 def to_json(summary):
     """A summary in the document's form (small summaries already are)."""
     if summary.__class__ is Deferred:
-        summary = summary.summary()
+        summary = summary._summary or summary.summary()  # finished already, most often (summary_batch)
     return summary.to_json() if summary.__class__ is Large else summary
 
 
