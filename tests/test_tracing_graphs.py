@@ -153,11 +153,22 @@ def test_a_constant_nothing_used_is_left_out_with_its_create_event():
     assert all(e["node"] in ids for e in doc["events"] if e["type"] == "create")
 
 
-def test_a_record_without_a_source_line_has_no_line_in_the_document():
-    """An op run where no frame is the user's has ``line`` None in its record; the schema's
-    ``line`` is an object, so the document leaves the key out."""
-    from ag_jupyter.tracing import document
-    records = [{"id": "op0", "kind": "op", "op": "MulBackward0", "origin": "op", "saved": [], "line": None},
-               {"id": "t0", "kind": "tensor", "is_leaf": False, "requires_grad": True, "line": None}]
-    nodes, _ = document._document_nodes(records, set(), {})
-    assert ["line" in node for node in nodes] == [False, False]
+def test_an_op_with_no_source_line_has_no_line_in_the_document(monkeypatch):
+    """An op run where no frame is the user's has no line; the schema's ``line`` is an
+    object, so the document leaves the key out (not ``"line": null``)."""
+    from ag_jupyter.tracing import recorder
+    from ag_jupyter.tracing.schema import validate
+    x = ag.tensor([1.0, 2.0], requires_grad=True)
+    with ag.trace() as tr:
+        y = x * 2
+        monkeypatch.setattr(recorder, "user_line", lambda depth=2: None)
+        z = y.exp()
+        z.sum().backward()
+    doc = tr.to_dict()
+    validate(doc)
+    ops = [n for n in doc["nodes"] if n["kind"] == "op"]
+    assert [(n["op"], "line" in n) for n in ops] == [("MulBackward0", True), ("ExpBackward0", False),
+                                                    ("SumBackward0", False)]
+    by_id = {n["id"]: n for n in doc["nodes"]}
+    outputs = {e["src"]: by_id[e["dst"]] for e in doc["edges"] if by_id[e["dst"]]["kind"] == "tensor"}
+    assert [("line" in outputs[n["id"]]) for n in ops] == [True, False, False]

@@ -1,7 +1,12 @@
 """Turning records into the trace document (the JSON the front end reads).
 
 The format is described field by field in ``trace.schema.json`` (the authority)
-and in ``docs/trace-document.md``. Three things happen only here:
+and in ``docs/trace-document.md``. A node or event of the document is a shallow copy of
+its record: the record's line is already the document's dict (``source_lines.LineTable``),
+and its summaries are finished here in the record itself (``to_json``: the same summary,
+finished), so lists inside a record (a step's ``grad_inputs``, an op's ``saved``), which
+nothing changes once written, are shared by the records and every document built from
+them. Three things happen only here:
 
 - **Unused constants are left out.** A tensor made by a creation function that
   does not require grad and that nothing ever used (the ``ones`` handed to
@@ -18,7 +23,6 @@ from __future__ import annotations
 from .expressions import name_unlabelled
 from .gc_pause import collections_paused
 from .op_info import formula_letters
-from .source_lines import as_json
 from .summary import to_json
 from .summary_batch import finish_all
 
@@ -70,48 +74,37 @@ def _summaries(records):
 _SUMMARY_KEYS = ("value", "grad", "grad_output")
 
 
-def _finished(record: dict, lines: dict) -> dict:
-    """A copy of a node or event record in the document's form: summaries finished
-    (see ``summary.Large``) and source lines looked up."""
-    item = record.copy()
-    _put_line(item, lines)
+def _finished(record: dict) -> dict:
+    """A copy of a node or event record in the document's form, its summaries finished in
+    the record itself (see the module doc)."""
     for key in _SUMMARY_KEYS:
-        summary = item.get(key)
+        summary = record.get(key)
         if summary is not None:
-            item[key] = to_json(summary)
-    if "grad_inputs" in item:
-        item["grad_inputs"] = [_finished_grad(g) for g in item["grad_inputs"]]
-    if item.get("saved"):
-        item["saved"] = _saved_json(item["saved"])
-    return item
+            record[key] = to_json(summary)
+    for entry in record.get("grad_inputs", ()):
+        _finish_grad(entry)
+    if record.get("saved"):
+        _finish_saved(record["saved"])
+    return record.copy()
 
 
-def _put_line(item: dict, lines: dict) -> None:
-    """The record's line, ``(code, offset)``, as the document's dict (``lines`` holds those
-    made so far); a record without one has no ``line``."""
-    line = item.pop("line", None)
-    if line is not None:
-        # by the code object's identity (the records keep it alive): a code object hashes its
-        # contents on every look-up, nested functions' code included, 13 us for a long cell's
-        where = (id(line[0]), line[1])
-        done = lines.get(where)
-        if done is None:
-            done = lines[where] = as_json(line)
-        item["line"] = done
+def _finish_saved(saved: list) -> None:
+    for entry in saved:
+        if "value" in entry:
+            entry["value"] = to_json(entry["value"])
 
 
-def _saved_json(saved: list) -> list:
-    return [dict(s, value=to_json(s["value"])) if "value" in s else dict(s) for s in saved]
+def _finish_grad(entry: dict) -> None:
+    """A backward step's entry for one input, its gradients finished in place."""
+    grad = entry["grad"]
+    if grad is not None:
+        entry["grad"] = to_json(grad)
+    total = entry.get("total")
+    if total is not None:
+        entry["total"] = to_json(total)
 
 
-def _finished_grad(entry: dict) -> dict:
-    done = dict(entry, grad=None if entry["grad"] is None else to_json(entry["grad"]))
-    if "total" in entry:
-        done["total"] = to_json(entry["total"])
-    return done
-
-
-def _document_nodes(records: list, dropped: set, lines: dict) -> tuple:
+def _document_nodes(records: list, dropped: set) -> tuple:
     """``_finished`` of each node record not ``dropped``, written out for the two kinds of
     node (a document holds thousands: a loop over every summary key per record was a third
     of the copying), an op's formula ``letters`` added; and the parameters (leaves that
@@ -122,20 +115,20 @@ def _document_nodes(records: list, dropped: set, lines: dict) -> tuple:
     for record in records:
         if dropped and record["id"] in dropped:
             continue
-        item = record.copy()
-        _put_line(item, lines)
-        if item["kind"] == "tensor":
-            value = item.get("value")
+        if record["kind"] == "tensor":
+            value = record.get("value")
             if value is not None:
-                item["value"] = to_json(value)
-            grad = item.get("grad")
+                record["value"] = to_json(value)
+            grad = record.get("grad")
             if grad is not None:
-                item["grad"] = to_json(grad)
+                record["grad"] = to_json(grad)
+            item = record.copy()
             if item["is_leaf"] and item["requires_grad"]:
                 params.append(item["id"])
         else:
-            if item.get("saved"):
-                item["saved"] = _saved_json(item["saved"])
+            if record.get("saved"):
+                _finish_saved(record["saved"])
+            item = record.copy()
             name = item["op"]
             letters = letters_of.get(name, 0)
             if letters == 0:
@@ -146,7 +139,7 @@ def _document_nodes(records: list, dropped: set, lines: dict) -> tuple:
     return nodes, params
 
 
-def _document_events(records: list, dropped: set, lines: dict, params: list, inputs_of: dict) -> tuple:
+def _document_events(records: list, dropped: set, params: list, inputs_of: dict) -> tuple:
     """``_finished`` of each event (a create event of a ``dropped`` node left out; creates and
     backward steps, most of them, written out), each marked with its ``pass``; the passes
     (see the module doc) and the backward roots. ``inputs_of``: op id -> the parameters it
@@ -162,12 +155,13 @@ def _document_events(records: list, dropped: set, lines: dict, params: list, inp
             if dropped and event["node"] in dropped:
                 continue
             item = event.copy()
-        elif kind == "backward_step" and "line" not in event:
+        elif kind == "backward_step":
+            event["grad_output"] = to_json(event["grad_output"])
+            for entry in event["grad_inputs"]:
+                _finish_grad(entry)
             item = event.copy()
-            item["grad_output"] = to_json(item["grad_output"])
-            item["grad_inputs"] = [_finished_grad(g) for g in item["grad_inputs"]]
         else:
-            item = _finished(event, lines)
+            item = _finished(event)
         if current < 0 or (after_backward and (kind == "create" or kind == "error")):
             if current >= 0:
                 passes.append(_one_pass(current, first, len(events) - 1, params, used, with_grad, backward,
@@ -224,15 +218,14 @@ def _build(records) -> dict:
     # the walk over every record only when there is a constant it could drop (often none)
     referenced = _referenced(records) if constants else ()
     dropped = {node_id for node_id in constants if node_id not in referenced}
-    lines: dict = {}
-    nodes, params = _document_nodes(records.nodes, dropped, lines)
+    nodes, params = _document_nodes(records.nodes, dropped)
     param_set = set(params)
     edges, inputs_of = [], {}
     for src, dst, arg in records.edges:
         edges.append({"src": src, "dst": dst, "arg": arg})
         if src in param_set:
             inputs_of.setdefault(dst, []).append(src)
-    events, passes, roots = _document_events(records.events, dropped, lines, params, inputs_of)
+    events, passes, roots = _document_events(records.events, dropped, params, inputs_of)
     name_unlabelled(nodes, records.edges, roots)
     document = {
         "version": VERSION,

@@ -36,7 +36,7 @@ class Journal:
     # ----- writing (Records' methods, and the op's own entry) ------------------------
     def _created(self, record: dict, line, scope) -> dict:
         if line is not None:
-            record["line"] = line
+            record["line"] = self.lines.json(line)
         if scope:
             record["scope"] = scope
         self.by_id[record["id"]] = record  # at once: a leaf's record is named and marked as it goes
@@ -82,22 +82,24 @@ class Journal:
         An op's and a backward step's entries (nearly all of them) are written out here, not
         in a method each: a call per entry was a sixth of the drain."""
         nodes, events, edges, by_id, unsettled = self.nodes, self.events, self.edges, self.by_id, self._unsettled
+        line_json = self.lines.json
         for entry in self._journal:
             kind = entry[0]
             if kind == _OP:
                 _, op_id, out_id, describe, saved, line, scope, consts, input_ids, shape, dtype, device, value = entry
                 name, symbol, formula = describe
                 op = {"id": op_id, "kind": "op", "op": name, "symbol": symbol, "formula": formula, "origin": "op",
-                      "saved": [_saved_entry(tensor_id, arg, out_id) for tensor_id, arg in saved] if saved else [],
-                      "line": line}
+                      "saved": [_saved_entry(tensor_id, arg, out_id) for tensor_id, arg in saved] if saved else []}
                 out = {"id": out_id, "kind": "tensor", "shape": list(shape), "dtype": dtype_name(dtype),
                        "device": device, "requires_grad": True, "is_leaf": False, "origin": "op",
-                       "value": value, "line": line}
+                       "value": value}
                 if scope:
                     op["scope"] = out["scope"] = scope
                 if consts:
                     op["consts"] = [{"arg": arg, "value": v} if arg.__class__ is int else {"name": arg, "value": v}
                                     for arg, v in consts]
+                if line is not None:
+                    op["line"] = out["line"] = line_json(line)
                 nodes += (op, out)
                 by_id[op_id] = op
                 by_id[out_id] = out

@@ -2,9 +2,13 @@
 
 Both the engine recorder and the PyTorch importers fill one of these; the
 ``document`` module turns it into the JSON document. Records are plain dicts
-holding summaries, ids and strings: never a tensor, an array or a graph node.
+holding summaries, ids and strings: never a tensor, an array or a graph node. A
+record's line is its document dict (``source_lines.LineTable``); its summaries are
+finished in place when a document is built.
 """
 from __future__ import annotations
+
+from .source_lines import LineTable
 
 
 class NodeIds(dict):
@@ -42,6 +46,7 @@ class Records:
         self.edges: list[tuple] = []  # (src id, dst id, arg)
         self.events: list[dict] = []
         self.warnings: list[str] = []
+        self.lines = LineTable()  # a record's line is its document dict, one per line (source_lines.py)
         self._tensors = 0
         self._ops = 0
 
@@ -67,7 +72,7 @@ class Records:
     def _created(self, record: dict, line, scope) -> dict:
         """Add a node record with its optional line and scope, and its create event."""
         if line is not None:
-            record["line"] = line
+            record["line"] = self.lines.json(line)
         if scope:
             record["scope"] = scope
         self.nodes.append(record)

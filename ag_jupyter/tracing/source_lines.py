@@ -7,9 +7,9 @@ cached by its name (a string keeps its hash; a code object computes its own from
 its contents on every look-up), so the walk costs a few dictionary look-ups per op.
 
 A line is recorded as ``(code object, instruction offset)``, and made into a file,
-a line number and a function name when the document is built (``as_json``): a
-frame's ``f_lineno`` scans its function's line table, which in a long notebook
-cell costs microseconds per op.
+a line number and a function name when the records are written out (``as_json``,
+once per line through a ``LineTable``): a frame's ``f_lineno`` scans its function's
+line table, which in a long notebook cell costs microseconds per op.
 """
 from __future__ import annotations
 
@@ -80,3 +80,24 @@ def as_json(line: tuple | None) -> dict | None:
     if text:
         entry["code"] = text
     return entry
+
+
+class LineTable:
+    """``as_json`` of each line met, made once and shared by every record of that line.
+
+    Keyed by the code object's identity: a code object hashes its contents on every look-up
+    (nested functions' code included), 13 us for a long cell's. The table keeps each code
+    object it has seen, so an identity cannot be reused while its entry stands."""
+
+    __slots__ = ("_made",)
+
+    def __init__(self):
+        self._made: dict = {}  # (id(code), offset) -> (code, the line's dict)
+
+    def json(self, line: tuple | None) -> dict | None:
+        if line is None:
+            return None
+        made = self._made.get((id(line[0]), line[1]))
+        if made is None:
+            made = self._made[(id(line[0]), line[1])] = (line[0], as_json(line))
+        return made[1]

@@ -143,7 +143,7 @@ class TorchCellTrace(trace_torch):
         for node_id in node_ids:
             record = self.records.by_id[node_id]
             if line is not None:
-                record["line"] = line
+                record["line"] = self.records.lines.json(line)
             if scope is not None:
                 record["scope"] = scope
                 self._scoped[node_id] = index
