@@ -136,3 +136,12 @@ def test_statistics_rounded_together_are_stat_of_each():
     got = statistics._stats(numbers)
     want = [stat(x) for x in numbers.tolist()]
     assert [repr(g) for g in got] == [repr(w) for w in want]
+
+
+@pytest.mark.parametrize("width", [1, 2, 3, 4, 5, 31, 32, 33, 256])
+def test_previews_encoded_together_are_each_row_encoded_alone(width):
+    """One base64 encoding of a stack's preview codes, cut into rows, is ``b64encode`` of
+    each row, whatever the row's length is modulo 3 (its ``=`` padding)."""
+    import base64
+    codes = numpy.random.default_rng(width).integers(0, 256, (7, width), dtype=numpy.uint8)
+    assert statistics._base64_rows(codes.tobytes(), 7) == [base64.b64encode(row.tobytes()).decode() for row in codes]

@@ -66,7 +66,7 @@ def name_unlabelled(nodes: list, edges, roots: set) -> dict:
             text = ("output", 9)
         elif op is None:
             if consumers is None:
-                consumers = _consumers(edges, by_id)
+                consumers = _consumers(inputs, by_id)
             text = (_leaf_role(node, consumers.get(node_id, ())), 9)
         else:
             text = _expression(op, inputs.get(op["id"], ()), names, written_for)
@@ -77,13 +77,17 @@ def name_unlabelled(nodes: list, edges, roots: set) -> dict:
     return written
 
 
-def _consumers(edges, by_id: dict) -> dict:
-    """The op nodes each node is an input of."""
+def _consumers(inputs: dict, by_id: dict) -> dict:
+    """The op nodes each node is an input of (``inputs``: op id -> its ``(arg, src)``)."""
     consumers: dict = {}
-    for src, dst, _ in edges:
-        target = by_id.get(dst)
-        if target is not None and src in by_id and target["kind"] == "op":
-            consumers.setdefault(src, []).append(target)
+    for op_id, listed in inputs.items():
+        op = by_id[op_id]
+        for _, src in listed:
+            taken_by = consumers.get(src)
+            if taken_by is None:
+                consumers[src] = [op]
+            else:
+                taken_by.append(op)
     return consumers
 
 

@@ -217,22 +217,43 @@ def finished_dicts(numbers, codes: bytes, grid_shape: tuple, step: list, sampled
     rounded = _stats(numbers.reshape(-1))
     columns = [rounded[at:at + count] for at in range(0, ROW_NUMBERS * count, count)]
     rows, cols, top = int(grid_shape[0]), int(grid_shape[1]), int(TOP)
-    width = rows * cols
     step = list(step)
     finished = []
     append = finished.append
-    at = 0
-    for low, high, mean, std, norm, grid_low, grid_high, over in zip(*columns, overflowed):
+    for low, high, mean, std, norm, grid_low, grid_high, over, q in zip(*columns, overflowed,
+                                                                         _base64_rows(codes, count)):
         if over:
             append(None)
         else:
-            q = b2a_base64(codes[at:at + width], newline=False).decode("ascii")  # b64encode's
             append({"shape": shape, "dtype": dtype, "nan": 0, "inf": 0, "min": low, "max": high, "mean": mean,
                     "std": std, "norm": norm, "sampled": sampled,
                     "preview": {"rows": rows, "cols": cols, "step": step, "lo": grid_low, "hi": grid_high,
                                 "top": top, "q": q}})
-        at += width
     return finished
+
+
+def _base64_rows(codes: bytes, count: int) -> list:
+    """``b64encode`` of each of the ``count`` equal rows of ``codes``, as text, from one
+    encoding of them all: each row is padded with zero bytes to whole 3-byte groups (whose
+    4 characters base64 writes from those 3 bytes alone), and a padding byte's character,
+    always the last one or two of a row, becomes the ``=`` that ``b64encode`` writes there.
+    A call per row made three objects (the slice, its encoding, the text)."""
+    width = len(codes) // count if count else 0
+    if not width:
+        return [""] * count
+    padded = -(-width // 3) * 3
+    if padded != width:
+        rows = numpy.zeros((count, padded), numpy.uint8)
+        rows[:, :width] = numpy.frombuffer(codes, numpy.uint8).reshape(count, width)
+        codes = rows.tobytes()
+    encoded = b2a_base64(codes, newline=False)
+    size = padded // 3 * 4
+    if padded != width:
+        characters = numpy.frombuffer(encoded, numpy.uint8).reshape(count, size).copy()
+        characters[:, size - (padded - width):] = ord("=")
+        encoded = characters.tobytes()
+    text = encoded.decode("ascii")
+    return [text[at:at + size] for at in range(0, count * size, size)]
 
 
 def _stats(numbers) -> list:

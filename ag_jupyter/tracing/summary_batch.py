@@ -69,7 +69,12 @@ def finish_all(summaries) -> bool:
                 if array.__class__ is numpy.ndarray:
                     # by the dtype's identity: a dtype hashes and compares slowly, and there is one
                     # object per built-in dtype (two equal ones only make two groups)
-                    arrays.setdefault((array.shape, id(array.dtype)), []).append(summary)
+                    key = (array.shape, id(array.dtype))
+                    group = arrays.get(key)
+                    if group is None:
+                        arrays[key] = [summary]
+                    else:
+                        group.append(summary)
                 continue
         if summary.__class__ is Large:
             if summary.nan or summary.inf:
