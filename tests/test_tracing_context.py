@@ -273,3 +273,26 @@ def test_ran_backward_from_names_only_the_roots_of_recorded_passes():
     stranger = (x * 5).sum()
     assert tr.ran_backward_from(loss)
     assert not tr.ran_backward_from(other) and not tr.ran_backward_from(y) and not tr.ran_backward_from(stranger)
+
+
+def test_a_document_stays_as_built_when_its_trace_records_more():
+    """``to_dict`` finishes summaries in the records and shares their inner lists (a step's
+    ``grad_inputs``, an op's ``saved``) with the document: what the trace records later
+    (more ops, a second backward into the same leaf, a label) must not reach a document
+    already built, and building again gives the same document."""
+    import json
+    x = ag.tensor([0.5, -1.0, 2.0], requires_grad=True)
+    tr = ag.trace()
+    with tr:
+        (x * x).tanh().sum().backward()
+    first = tr.to_dict()
+    as_built = json.dumps(first, sort_keys=True)
+    assert json.dumps(tr.to_dict(), sort_keys=True) == as_built
+    with tr:
+        (x.exp() * 3).sum().backward()
+    tr.recorder.name_node("t0", "x")
+    second = tr.to_dict()
+    assert json.dumps(first, sort_keys=True) == as_built
+    assert len(second["nodes"]) > len(first["nodes"]) and len(second["passes"]) == 2
+    steps = [e for e in second["events"] if e["type"] == "backward_step"]
+    assert steps[0]["grad_inputs"] == [e for e in first["events"] if e["type"] == "backward_step"][0]["grad_inputs"]
