@@ -176,6 +176,18 @@ def test_values_and_constants_are_drawn_as_the_widget_draws_them():
     assert "435" in firsts  # a constant named by its value is not written "435 = 435"
 
 
+def test_a_large_value_with_infinities_says_how_many_under_its_finite_min_and_max():
+    import numpy as np
+    values = np.zeros((10, 10), dtype=np.float32)
+    values[::2] = np.inf
+    values[1, 1] = np.nan
+    with ag.trace() as tr:
+        ag.tensor(values, requires_grad=True).sum()
+    lines = list(nodes(static_svg(tr.to_dict())).values())
+    box = next(line for line in lines if line[0].startswith("param [10,10]"))
+    assert box[1:] == ["min 0  max 0", "⚠ 1 nan, 50 inf"]
+
+
 def test_numbers_are_written_as_the_widget_writes_them():
     # one table, read by this test and by js/test/format.test.mjs for num()
     from ag_jupyter.widgets.static_values import number

@@ -51,8 +51,9 @@ def _finite(values) -> list:
 
 
 def value_lines(node: dict) -> list:
-    """Lines under a tensor's title: its grid, or ``min .. max``; none for a scalar
-    (its value is in the title) or a node without a value."""
+    """Lines under a tensor's title: its grid, or ``min .. max`` (and how many entries are
+    NaN or inf, when some are); none for a scalar (its value is in the title) or a node
+    without a value."""
     value = node.get("value")
     if not value or is_scalar(value):
         return []
@@ -65,7 +66,9 @@ def value_lines(node: dict) -> list:
         low, high = (min(finite), max(finite)) if finite else ("NaN", "NaN")
     else:
         low, high = value.get("min"), value.get("max")
-    return [f"min {number(low)}  max {number(high)}"]
+    counts = ", ".join(f"{value[key]} {key}" for key in ("nan", "inf") if value.get(key))
+    # min and max are the finite entries': the box says how many are not (the widget's box does too)
+    return [f"min {number(low)}  max {number(high)}"] + ([f"⚠ {counts}"] if counts else [])
 
 
 def scalar_suffix(node: dict, title: str) -> str:

@@ -232,6 +232,14 @@ def test_a_heatmap_draws_an_infinity_as_one_even_among_zeros(page, site):
         (x * 2).sum()
     open_document(page, site, t.to_dict(), "heatmap_infinity", step=3)
     leaf = page.evaluate("() => model.get('trace').nodes.find(n => n.kind === 'tensor' && n.is_leaf).id")
+    box = page.locator(f"g.ag-node[data-id={leaf}]")
+    # its min and max are the finite entries' (0 and 0): the box says there are 50 infinities too,
+    # in view inside the box, and so does what a screen reader reads of it
+    warning = box.locator("text.ag-bad")
+    assert warning.text_content() == "⚠ 50 inf"
+    inside, shape = warning.bounding_box(), box.locator(".ag-shape").bounding_box()
+    assert shape["y"] <= inside["y"] and inside["y"] + inside["height"] <= shape["y"] + shape["height"], (inside, shape)
+    assert "min 0, max 0" in box.get_attribute("aria-label") and "50 inf entries" in box.get_attribute("aria-label")
     page.click(f"g.ag-node[data-id={leaf}]")
     page.wait_for_selector(".ag-inspector canvas.ag-heatmap")
     colours = page.eval_on_selector(".ag-inspector canvas.ag-heatmap", """c => {

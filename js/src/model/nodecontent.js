@@ -12,7 +12,9 @@ export const CHANNEL_THUMB = 8; // a channel's cells per side in a 4-D tensor's 
 export const CHAR = 7, LINE = 16, PAD_X = 14, PAD_Y = 6, THUMB_PX = 4, COL_GAP = 10;
 
 /** How a summary is shown: {kind: "scalar", text} | {kind: "grid", rows: [[text]]}
- * | {kind: "large", heat: {rows, cols, colors}, min, max}; null without one. */
+ * | {kind: "large", heat: {rows, cols, colors}, min, max, bad}; null without one. ``bad``
+ * counts the NaN and inf entries ("⚠ 50 inf"), "" when there are none: min and max are the
+ * finite entries', so without it a box of zeros and infinities said "max 0". */
 export function valueView(s) {
   if (!s) return null;
   const shape = Array.isArray(s.shape) ? s.shape : [];
@@ -31,7 +33,13 @@ export function valueView(s) {
   // a sample's extremes are no tensor's: marked ≈ (the document's exact_extrema says when they are exact)
   const about = s.sampled && !s.exact_extrema ? "≈" : "";
   return { kind: "large", heat: channels ? channelMosaic(channels) : heat ? thumbnail(heat) : null,
-    min: `${about}${num(min)}`, max: `${about}${num(max)}` };
+    min: `${about}${num(min)}`, max: `${about}${num(max)}`, bad: nonfiniteText(s) };
+}
+
+// The counts of NaN and inf entries, as the inspector says them (format.summaryText).
+function nonfiniteText(s) {
+  const bad = [s.nan ? `${s.nan} nan` : "", s.inf ? `${s.inf} inf` : ""].filter(Boolean).join(", ");
+  return bad ? `⚠ ${bad}` : "";
 }
 
 // The smallest (or largest) finite value, as sent; NaN when none is finite.
@@ -137,9 +145,9 @@ export function tensorContent(node, gradSample = null) {
     lines += value.rows.length + (grad ? 1 : 0);
     width = Math.max(width, grad ? 2 * w + 3 * COL_GAP : w);
   } else if (value) {
-    const statsW = textWidth(`max ${value.max}`) + 2 * CHAR;
+    const statsW = Math.max(textWidth(`max ${value.max}`), textWidth(value.bad)) + 2 * CHAR;
     const thumbW = value.heat ? value.heat.cols * THUMB_PX + COL_GAP : 0;
-    extra = Math.max(value.heat ? value.heat.rows * THUMB_PX : 0, 2 * LINE) - LINE;
+    extra = Math.max(value.heat ? value.heat.rows * THUMB_PX : 0, (value.bad ? 3 : 2) * LINE) - LINE;
     lines += 1 + (grad ? 1 : 0);
     width = Math.max(width, thumbW + statsW, grad ? lineWidth(gradSample ? badgeText(gradSample) : "‖g‖ -0.0000") : 0);
   } else if (grad) {

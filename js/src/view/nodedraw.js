@@ -64,6 +64,7 @@ export function drawTensor(g, d, box) {
     const stats = el(g, "g", { class: "ag-value ag-value-stats" });
     el(stats, "text", { x, y: y0 + LINE / 2, dy: "0.35em", class: "ag-cell ag-start" }, `min ${v.min}`);
     el(stats, "text", { x, y: y0 + LINE * 1.5, dy: "0.35em", class: "ag-cell ag-start" }, `max ${v.max}`);
+    if (v.bad) el(stats, "text", { x, y: y0 + LINE * 2.5, dy: "0.35em", class: "ag-cell ag-start ag-bad" }, v.bad);
     if (c.grad) gradAt = { kind: "line", x: 0, y: box.height / 2 - 3 - LINE / 2 };
   } else if (c.grad) {
     gradAt = { kind: "line", x: 0, y: top + LINE * 1.5 };
