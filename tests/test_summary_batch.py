@@ -71,7 +71,7 @@ def _document(work, batched: bool, monkeypatch) -> str:
 @pytest.mark.parametrize("work", [_chain, _shapes, _large], ids=lambda w: w.__name__.strip("_"))
 def test_batched_summaries_are_the_summaries_finished_alone(work, monkeypatch):
     batched = []
-    for name in ("finished_rows", "row_numbers"):  # a stack of Large summaries, of Deferred ones
+    for name in ("finished_rows", "row_stats"):  # a stack of Large summaries, of Deferred ones
         counted = getattr(summary_batch, name)
         monkeypatch.setattr(summary_batch, name, lambda *a, counted=counted: batched.append(len(a[0])) or counted(*a))
     with warnings.catch_warnings():

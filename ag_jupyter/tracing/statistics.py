@@ -160,7 +160,14 @@ def row_numbers(values, cells, norms, numbers) -> bytes:
     """The NumPy half of ``finished_rows``: each row's numbers into the columns of ``numbers``
     (``ROW_NUMBERS`` x rows, float64; a view of a wider array will do, as a long group's
     stacks go into one), unrounded; returns the preview's codes, row after row. A row whose
-    preview range overflowed has an infinite hi - lo (``finished_dicts`` reads it so)."""
+    preview range overflowed has an infinite hi - lo (``finished_dicts`` reads it so).
+    ``row_stats`` and ``row_previews``, which a long group calls on stacks of their own."""
+    row_stats(values, norms, numbers)
+    return row_previews(cells, numbers)
+
+
+def row_stats(values, norms, numbers) -> None:
+    """``row_numbers``' statistics: min, max, mean, std and the norm of each row of ``values``."""
     with numpy.errstate(all="ignore"):  # squares of huge float64 entries: None, never a warning
         count, per_row = values.shape
         means = numbers[2]
@@ -173,6 +180,14 @@ def row_numbers(values, cells, norms, numbers) -> bytes:
         _highest(values, axis=1, out=numbers[1])
         numbers[4] = norms
 
+
+def row_previews(cells, numbers) -> bytes:
+    """``row_numbers``' previews: each grid of ``cells``' lo and hi into ``numbers`` (rows 5 and
+    6), and its codes, returned row after row. A preview's grid is a small part of its row (32
+    of a 1,000-entry vector's): a group's previews go in stacks of their own, a few NumPy
+    calls for all of them, not for each stack of rows."""
+    with numpy.errstate(all="ignore"):
+        count = cells.shape[0]
         flat_cells = cells.reshape(count, -1)  # C-ordered: a view
         grid_lows, grid_highs = numbers[5], numbers[6]
         _lowest(flat_cells, axis=1, out=grid_lows)

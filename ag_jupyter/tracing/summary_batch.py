@@ -27,7 +27,7 @@ import math
 
 import numpy
 
-from .statistics import ROW_NUMBERS, STACKED, finished_dicts, finished_rows, row_numbers, scratch, stat
+from .statistics import ROW_NUMBERS, STACKED, finished_dicts, finished_rows, row_previews, row_stats, scratch, stat
 from .summary import _BLAS, SMALL, Deferred, Large, _dot, _plan, dtype_name, nonfinite, small_summary
 
 _BATCHED = 8  # fewer summaries of a shape than this finish alone (a stack of one row each)
@@ -146,16 +146,20 @@ def _finish_deferred(key: tuple, members: list) -> None:
     row_step, col_step = step
     count, rows = len(members), _rows(entries)
     numbers = numpy.empty((ROW_NUMBERS, count))
-    codes = []
     for first in range(0, count, rows):
         stop = min(first + rows, count)
         values = scratch(0, stop - first, entries)
         values[...] = stack[first:stop]  # in float64, as sample_stats reads them
-        grids = values.reshape(stop - first, -1, shape[-1])[:, ::row_step, ::col_step]
-        cells = scratch(2, stop - first, grids.shape[1] * grids.shape[2]).reshape(grids.shape)
-        cells[...] = grids
-        codes.append(row_numbers(values, cells, norms[first:stop], numbers[:, first:stop]))
-    finished = finished_dicts(numbers, b"".join(codes), cells.shape[1:], step, False, list(shape), dtype_name(dtype))
+        row_stats(values, norms[first:stop], numbers[:, first:stop])
+    grids = stack.reshape(count, -1, shape[-1])[:, ::row_step, ::col_step]  # each row's preview grid
+    size = grids.shape[1] * grids.shape[2]
+    codes = []
+    for first in range(0, count, _rows(size)):
+        stop = min(first + _rows(size), count)
+        cells = scratch(2, stop - first, size).reshape(stop - first, *grids.shape[1:])
+        cells[...] = grids[first:stop]  # in float64: the entries of the rows' values above
+        codes.append(row_previews(cells, numbers[:, first:stop]))
+    finished = finished_dicts(numbers, b"".join(codes), grids.shape[1:], step, False, list(shape), dtype_name(dtype))
     for summary, json in zip(members, finished):
         if json is not None:
             # the finished dict stands for the Large it would have made: ``to_json`` returns it as it
