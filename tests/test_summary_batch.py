@@ -46,6 +46,14 @@ def _large():  # sampled summaries of 5,000 entries, 1-D and 2-D; a 4-D tensor (
     (y.sum() + v.sum() + w.sum()).backward()
 
 
+def _gone_nan():  # a forward whose every value of a shape has a NaN or an inf: nothing to stack
+    x = ag.full((1000,), float("nan"), requires_grad=True)
+    w = ag.full((30, 40), float("inf"), requires_grad=True)
+    for i in range(12):
+        x = x * 2 if i % 2 else x.tanh()
+        w = w - 1
+
+
 def _small_layers():  # many small arrays of one shape: floats (NaN in some), halves, integers
     ag.manual_seed(4)
     w = ag.randn(4, 4, requires_grad=True)
@@ -78,6 +86,17 @@ def test_batched_summaries_are_the_summaries_finished_alone(work, monkeypatch):
         warnings.simplefilter("error")  # overflowing squares are the tracer's own: never a learner's warning
         assert _document(work, True, monkeypatch) == _document(work, False, monkeypatch)
     assert sum(batched) >= 20  # the batch did finish summaries: the comparison compared something
+
+
+def test_a_forward_gone_nan_is_drawn_each_value_counting_its_nan_and_inf(monkeypatch):
+    """A group with no finite row left nothing to stack; it stopped ``to_dict`` with a
+    ValueError, the widget with it, when the learner most needed the picture."""
+    document_text = _document(_gone_nan, True, monkeypatch)
+    assert document_text == _document(_gone_nan, False, monkeypatch)
+    values = [n["value"] for n in json.loads(document_text)["nodes"] if n["kind"] == "tensor"]
+    assert [v["shape"] for v in values].count([1000]) == 13 and [v["shape"] for v in values].count([30, 40]) == 13
+    assert all(v["nan"] == 1000 for v in values if v["shape"] == [1000])
+    assert all(v["inf"] == 1200 and v["min"] is None for v in values if v["shape"] == [30, 40])
 
 
 def test_small_arrays_finished_together_are_the_small_summaries_made_alone(monkeypatch):

@@ -140,6 +140,8 @@ def _finish_deferred(key: tuple, members: list) -> None:
     if not finite.all():
         kept = finite.tolist()
         members = [summary for summary, ok in zip(members, kept) if ok]
+        if not members:
+            return  # every one has a NaN or an inf (a forward gone NaN): each finishes alone, counting them
         stack, squares = stack[finite], squares[finite]
     norms = numpy.sqrt(squares.astype(numpy.float64))  # math.sqrt(float(square)): both round correctly
     step = _plan(shape)[1]
