@@ -49,6 +49,21 @@ def test_the_document_comes_back_number_for_number():
     assert json.dumps(document) == before  # packing copies what it changes
 
 
+def test_an_empty_tensor_comes_back_with_its_empty_values():
+    """A float64 tensor with no entries, the only float64 summary: there is no float64 entry
+    to send, so no values64 part, and its summary must not be read back as one whose binary
+    parts were dropped (shape, no values)."""
+    with ag.trace() as tr:
+        empty = ag.zeros(0, dtype=ag.float64, requires_grad=True) * 2
+        (ag.tensor([1.0, 2.0], requires_grad=True) * 3).sum().backward()
+    document = tr.to_dict()
+    wire, parts = _sent(document)
+    assert wire["wire"] == 2 and "values64" not in parts
+    assert json.dumps(unpacked(wire, parts), sort_keys=True) == json.dumps(document, sort_keys=True)
+    values = [n["value"] for n in unpacked(wire, parts)["nodes"] if n.get("shape") == [0]]
+    assert [v["values"] for v in values] == [[], []] and empty.shape == (0,)
+
+
 def test_repeated_structure_travels_once():
     """Lines and op formulas as indices into tables of each once, create events as their
     node's id, no event's pass (its pass's range says it), edges as triples."""

@@ -148,7 +148,9 @@ class _Packer:
             return wire
         values = summary.get("values")
         entries = self.entries.get(summary.get("dtype"))
-        if values is None or entries is None or summary["nan"] or summary["inf"] or len(summary) != 5 \
+        # an empty tensor's summary goes as JSON: with no entries of its dtype beside it, its buffer
+        # would be left out, and the summary read back as one whose binary parts were dropped
+        if not values or entries is None or summary["nan"] or summary["inf"] or len(summary) != 5 \
                 or len(values) != _count(summary["shape"]):
             wire = summary
         else:
