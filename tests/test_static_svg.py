@@ -176,6 +176,13 @@ def test_values_and_constants_are_drawn_as_the_widget_draws_them():
     assert "435" in firsts  # a constant named by its value is not written "435 = 435"
 
 
+def test_an_empty_tensor_shows_its_shape_and_no_min_or_max():
+    with ag.trace() as tr:
+        ag.zeros(0, 4, requires_grad=True).sum()
+    lines = list(nodes(static_svg(tr.to_dict())).values())
+    assert next(line for line in lines if line[0].startswith("param [0,4]")) == ["param [0,4]"]
+
+
 def test_a_large_value_with_infinities_says_how_many_under_its_finite_min_and_max():
     import numpy as np
     values = np.zeros((10, 10), dtype=np.float32)

@@ -55,7 +55,7 @@ def value_lines(node: dict) -> list:
     NaN or inf, when some are); none for a scalar (its value is in the title) or a node
     without a value."""
     value = node.get("value")
-    if not value or is_scalar(value):
+    if not value or is_scalar(value) or value.get("values") == []:  # empty: no min or max, its shape says it
         return []
     rows = _rows(value)
     if rows is not None:

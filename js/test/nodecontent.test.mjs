@@ -132,3 +132,11 @@ test("a large tensor with NaN or inf entries says how many under its finite min 
   const clean = tensorContent({ ...node, value: base }), infinite = tensorContent({ ...node, value: { ...base, inf: 50 } });
   assert.equal(infinite.height - clean.height, LINE);
 });
+
+test("an empty tensor's box shows its shape and no min or max (it has none)", () => {
+  const empty = { shape: [0, 4], dtype: "float32", values: [], nan: 0, inf: 0 };
+  assert.equal(valueView(empty), null);
+  const box = tensorContent({ id: "t0", kind: "tensor", shape: [0, 4], requires_grad: false, is_leaf: true, label: "e", value: empty });
+  assert.equal(box.title, "e  [0,4]");
+  assert.equal(box.value, null);
+});

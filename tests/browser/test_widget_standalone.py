@@ -217,6 +217,19 @@ def test_the_inspector_opens_on_a_click_and_keeps_the_clicked_node_in_view(page,
     assert width(".ag-inspector") < 1
 
 
+def test_an_empty_tensor_shows_its_shape_and_no_min_or_max(page, site):
+    import ag_jupyter as ag
+
+    with ag.trace() as t:
+        empty = ag.zeros(0, 4, requires_grad=True)
+        (empty.sum() + ag.tensor(2.0, requires_grad=True)).backward()
+    open_document(page, site, t.to_dict(), "empty_tensor", step=3)
+    leaf = page.evaluate("() => model.get('trace').nodes.find(n => n.kind === 'tensor' && n.shape.length === 2).id")
+    text = page.locator(f"g.ag-node[data-id={leaf}]").text_content()
+    assert "[0,4]" in text and "min" not in text and "nan" not in text.lower(), text
+    assert ignore_favicon(page.console_errors) == []
+
+
 def test_a_heatmap_draws_an_infinity_as_one_even_among_zeros(page, site):
     # A 10x10 value whose even rows are +inf and odd rows 0 (a large summary: a preview).
     # Its heatmap once drew the infs as zeros (white); an infinity is magenta, as NaN is.

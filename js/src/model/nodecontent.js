@@ -16,7 +16,7 @@ export const CHAR = 7, LINE = 16, PAD_X = 14, PAD_Y = 6, THUMB_PX = 4, COL_GAP =
  * counts the NaN and inf entries ("⚠ 50 inf"), "" when there are none: min and max are the
  * finite entries', so without it a box of zeros and infinities said "max 0". */
 export function valueView(s) {
-  if (!s) return null;
+  if (!s || (Array.isArray(s.values) && !s.values.length)) return null; // empty: no min or max, its shape says it
   const shape = Array.isArray(s.shape) ? s.shape : [];
   if (Array.isArray(s.values)) {
     if (s.values.length === 1 && shape.every((d) => d === 1)) return { kind: "scalar", text: num(s.values[0]) };
