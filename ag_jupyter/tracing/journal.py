@@ -7,7 +7,8 @@ cost on a long chain of small ops was that, not the arithmetic (a copy of ``on_o
 that built the same dicts without keeping them ran in half the time). Now ``on_op``
 appends one tuple to the journal, and every other record (a leaf, an event, an edge)
 follows it there, so the order of ``nodes``, ``events`` and ``edges`` is the order
-things happened. ``drain()`` writes the journal out; whatever reads the records
+things happened. ``drain()`` writes the journal out, each ``(code, offset)`` line as its
+document dict; whatever reads the records
 (``document.build`` through ``settle``, the ``trace`` methods that name or count
 nodes) drains first. Node records are in ``by_id`` at once, except an op's and its
 output's, which appear when the journal is drained.
@@ -36,7 +37,7 @@ class Journal:
     # ----- writing (Records' methods, and the op's own entry) ------------------------
     def _created(self, record: dict, line, scope) -> dict:
         if line is not None:
-            record["line"] = self.lines.json(line)
+            record["line"] = line  # (code, offset) until drained: the tracer's path makes no dict
         if scope:
             record["scope"] = scope
         self.by_id[record["id"]] = record  # at once: a leaf's record is named and marked as it goes
@@ -128,14 +129,26 @@ class Journal:
                 unsettled.append((event,))
             elif kind == _NODE:
                 record = entry[1]
+                _line_written(record, line_json)
                 nodes.append(record)
                 events.append({"type": "create", "node": record["id"]})
             elif kind == _EVENT:
+                _line_written(entry[1], line_json)
                 events.append(entry[1])
             else:
                 edges.append(entry[1])
         self._journal.clear()
         self._waiting = 0
+
+
+def _line_written(item: dict, line_json) -> None:
+    """The ``(code, offset)`` line a record or event was journalled with as the document's dict
+    (``source_lines.LineTable``); a None line (no frame was the user's) left out."""
+    line = item.get("line")
+    if line is not None:
+        item["line"] = line_json(line)
+    elif "line" in item:
+        del item["line"]
 
 
 def _saved_entry(tensor_id, arg, out_id) -> dict:

@@ -221,21 +221,17 @@ class Recorder(Journal, Records, UpdateRecording, Listener):
             if tensor_id is not None:
                 self.edge(tensor_id, op["id"], arg)
         self.consumed(op["id"], input_ids)
-        event = {"type": "error", "node": op["id"], "op": op_name, "error_type": type(error).__name__,
-                 "message": str(error), "inputs": described}
-        if line is not None:
-            event["line"] = self.lines.json(line)
-        self.add_event(event)
+        self.add_event({"type": "error", "node": op["id"], "op": op_name,
+                        "error_type": type(error).__name__, "message": str(error),
+                        "inputs": described, "line": line})
         self.reported.append((id(error), type(error).__name__, str(error)))
 
     def note_exception(self, error: BaseException, line) -> None:
         """The traced block raised: mark it, unless the op that raised is already marked."""
         if (id(error), type(error).__name__, str(error)) in self.reported:
             return
-        event = {"type": "error", "error_type": type(error).__name__, "message": str(error)}
-        if line is not None:
-            event["line"] = self.lines.json(line)
-        self.add_event(event)
+        self.add_event({"type": "error", "error_type": type(error).__name__,
+                        "message": str(error), "line": line})
 
     def on_module_enter(self, path: str, module) -> None:
         if not self._scope:  # the outermost module names every parameter, used or not

@@ -3,8 +3,8 @@
 Both the engine recorder and the PyTorch importers fill one of these; the
 ``document`` module turns it into the JSON document. Records are plain dicts
 holding summaries, ids and strings: never a tensor, an array or a graph node. A
-record's line is its document dict (``source_lines.LineTable``); its summaries are
-finished in place when a document is built.
+record's line is its document dict (``source_lines.LineTable``) once the record is
+written out; its summaries are finished in place when a document is built.
 """
 from __future__ import annotations
 

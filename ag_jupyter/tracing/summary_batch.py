@@ -155,9 +155,9 @@ def _finish_deferred(key: tuple, members: list) -> None:
         row_stats(values, norms[first:stop], numbers[:, first:stop])
     grids = stack.reshape(count, -1, shape[-1])[:, ::row_step, ::col_step]  # each row's preview grid
     size = grids.shape[1] * grids.shape[2]
-    codes = []
-    for first in range(0, count, _rows(size)):
-        stop = min(first + _rows(size), count)
+    codes, rows = [], _rows(size)
+    for first in range(0, count, rows):
+        stop = min(first + rows, count)
         cells = scratch(2, stop - first, size).reshape(stop - first, *grids.shape[1:])
         cells[...] = grids[first:stop]  # in float64: the entries of the rows' values above
         codes.append(row_previews(cells, numbers[:, first:stop]))

@@ -44,7 +44,7 @@ class UpdateRecording(Listener):
                  "values": values, "settings": settings}
         line = user_line(1)
         if line is not None:
-            event["line"] = self.lines.json(line)
+            event["line"] = line
         self.add_event(event)
 
     def on_grads_cleared(self, params, set_to_none: bool) -> None:
@@ -52,5 +52,5 @@ class UpdateRecording(Listener):
         event = {"type": "grads_cleared", "nodes": nodes, "set_to_none": bool(set_to_none)}
         line = user_line(1)
         if line is not None:
-            event["line"] = self.lines.json(line)
+            event["line"] = line
         self.add_event(event)

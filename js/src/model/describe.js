@@ -45,7 +45,7 @@ function valueWords(node, view) {
   if (v.kind === "scalar") return `value ${v.text}`;
   if (v.kind === "grid") return `shape ${shapeWords(node.shape)}, values ${v.rows.map((r) => r.join(", ")).join("; ")}`;
   const sampled = node.value && node.value.sampled ? " (from a sample)" : "";
-  const bad = v.bad ? `, ${v.bad.replace("⚠ ", "")} entries` : "";
+  const bad = v.bad ? `, ${v.bad} entries` : "";
   return `shape ${shapeWords(node.shape)}, min ${v.min}, max ${v.max}${sampled}${bad}`;
 }
 

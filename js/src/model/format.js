@@ -103,8 +103,13 @@ export function summaryText(s, { max = 64 } = {}) {
     text = `min ${num(s.min)}  max ${num(s.max)}  mean ${num(s.mean)}  std ${num(s.std)}  ‖·‖ ${num(s.norm)}`
       + (s.sampled ? (s.exact_extrema ? " (mean and std from a sample)" : " (sampled)") : "");
   }
-  const bad = [s.nan ? `${s.nan} nan` : "", s.inf ? `${s.inf} inf` : ""].filter(Boolean).join(", ");
+  const bad = nonfiniteCounts(s);
   return bad ? `${text}  ⚠ ${bad}` : text;
+}
+
+/** How many entries of summary `s` are NaN and inf ("3 nan, 50 inf"); "" when none is. */
+export function nonfiniteCounts(s) {
+  return [s.nan ? `${s.nan} nan` : "", s.inf ? `${s.inf} inf` : ""].filter(Boolean).join(", ");
 }
 
 /** The grad badge: the value for a scalar ("-3"), the leading values that fit for a

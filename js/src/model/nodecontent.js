@@ -4,7 +4,7 @@
 // take once it arrives, and an op's Python constants (`× 2`, `** 2`). Pure: no
 // DOM; the numbers are the trace document's, formatted, never computed (min/max of
 // a small tensor is a pick among the values it sends).
-import { num, nested, heatGrid, channelMaps, nodeText, tensorName, shapeCompact, toNumber, badgeText } from "./format.js";
+import { num, nested, heatGrid, channelMaps, nodeText, tensorName, shapeCompact, toNumber, badgeText, nonfiniteCounts } from "./format.js";
 
 export const GRID_MAX = 4;
 export const THUMB = 8; // thumbnail cells per side, at most
@@ -13,8 +13,8 @@ export const CHAR = 7, LINE = 16, PAD_X = 14, PAD_Y = 6, THUMB_PX = 4, COL_GAP =
 
 /** How a summary is shown: {kind: "scalar", text} | {kind: "grid", rows: [[text]]}
  * | {kind: "large", heat: {rows, cols, colors}, min, max, bad}; null without one. ``bad``
- * counts the NaN and inf entries ("⚠ 50 inf"), "" when there are none: min and max are the
- * finite entries', so without it a box of zeros and infinities said "max 0". */
+ * counts the NaN and inf entries ("50 inf", drawn "⚠ 50 inf"), "" when there are none: min
+ * and max are the finite entries', so without it a box of zeros and infinities said "max 0". */
 export function valueView(s) {
   if (!s || (Array.isArray(s.values) && !s.values.length)) return null; // empty: no min or max, its shape says it
   const shape = Array.isArray(s.shape) ? s.shape : [];
@@ -33,14 +33,11 @@ export function valueView(s) {
   // a sample's extremes are no tensor's: marked ≈ (the document's exact_extrema says when they are exact)
   const about = s.sampled && !s.exact_extrema ? "≈" : "";
   return { kind: "large", heat: channels ? channelMosaic(channels) : heat ? thumbnail(heat) : null,
-    min: `${about}${num(min)}`, max: `${about}${num(max)}`, bad: nonfiniteText(s) };
+    min: `${about}${num(min)}`, max: `${about}${num(max)}`, bad: nonfiniteCounts(s) };
 }
 
-// The counts of NaN and inf entries, as the inspector says them (format.summaryText).
-function nonfiniteText(s) {
-  const bad = [s.nan ? `${s.nan} nan` : "", s.inf ? `${s.inf} inf` : ""].filter(Boolean).join(", ");
-  return bad ? `⚠ ${bad}` : "";
-}
+/** The box's line under min and max for the counts of ``bad`` (valueView). */
+export const badLine = (bad) => `⚠ ${bad}`;
 
 // The smallest (or largest) finite value, as sent; NaN when none is finite.
 function pick(values, better) {
@@ -145,7 +142,7 @@ export function tensorContent(node, gradSample = null) {
     lines += value.rows.length + (grad ? 1 : 0);
     width = Math.max(width, grad ? 2 * w + 3 * COL_GAP : w);
   } else if (value) {
-    const statsW = Math.max(textWidth(`max ${value.max}`), textWidth(value.bad)) + 2 * CHAR;
+    const statsW = Math.max(textWidth(`max ${value.max}`), value.bad ? textWidth(badLine(value.bad)) : 0) + 2 * CHAR;
     const thumbW = value.heat ? value.heat.cols * THUMB_PX + COL_GAP : 0;
     extra = Math.max(value.heat ? value.heat.rows * THUMB_PX : 0, (value.bad ? 3 : 2) * LINE) - LINE;
     lines += 1 + (grad ? 1 : 0);

@@ -1,7 +1,7 @@
 // A tensor box's insides, drawn from nodecontent.js's tensorContent(): its title
 // (`a = 2` for a scalar), the value grid or thumbnail with min/max, and the line
 // where its gradient appears. Everything goes in as text (textContent).
-import { CHAR, LINE, COL_GAP, THUMB_PX, colWidths, valueView } from "../model/nodecontent.js";
+import { CHAR, LINE, COL_GAP, THUMB_PX, colWidths, valueView, badLine } from "../model/nodecontent.js";
 import { badgeText, heatColor, nested, num } from "../model/format.js";
 
 const SVG = "http://www.w3.org/2000/svg";
@@ -64,7 +64,7 @@ export function drawTensor(g, d, box) {
     const stats = el(g, "g", { class: "ag-value ag-value-stats" });
     el(stats, "text", { x, y: y0 + LINE / 2, dy: "0.35em", class: "ag-cell ag-start" }, `min ${v.min}`);
     el(stats, "text", { x, y: y0 + LINE * 1.5, dy: "0.35em", class: "ag-cell ag-start" }, `max ${v.max}`);
-    if (v.bad) el(stats, "text", { x, y: y0 + LINE * 2.5, dy: "0.35em", class: "ag-cell ag-start ag-bad" }, v.bad);
+    if (v.bad) el(stats, "text", { x, y: y0 + LINE * 2.5, dy: "0.35em", class: "ag-cell ag-start ag-bad" }, badLine(v.bad));
     if (c.grad) gradAt = { kind: "line", x: 0, y: box.height / 2 - 3 - LINE / 2 };
   } else if (c.grad) {
     gradAt = { kind: "line", x: 0, y: top + LINE * 1.5 };
